@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs the tools that building the web app needs, idempotently and without any
+# network beyond the package registries: the wasm32 target, Trunk, wasm-bindgen-cli at
+# exactly the version of the wasm-bindgen crate in Cargo.lock, and wasm-opt (binaryen
+# from npm: Debian's binaryen 108 emits broken wasm).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
+
+TRUNK_VERSION=0.22.1
+
+log() { printf '\033[1;34m[install-tools]\033[0m %s\n' "$*"; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  log "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# The CLI must equal the crate version or the generated JS glue will not match the wasm.
+WB_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WB_VERSION" ]; then
+  log "installing wasm-bindgen-cli $WB_VERSION (several minutes, once)"
+  # Without --locked: with it the CLI's own lock file pins crates that no longer build.
+  cargo install wasm-bindgen-cli --version "=$WB_VERSION" --force
+fi
+
+if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
+  log "installing trunk $TRUNK_VERSION (a debug build of the tool: ~10 minutes, once)"
+  # Trunk 0.22 declares rustc >= 1.96.1 but builds with 1.95; the update check is the
+  # only default feature that would reach beyond the registries, so it is left out.
+  cargo install trunk --version "=$TRUNK_VERSION" --locked --debug --ignore-rust-version \
+    --no-default-features --features rustls
+fi
+
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -x node_modules/.bin/playwright-core ] \
+   || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  log "installing npm packages (binaryen's wasm-opt, playwright-core)"
+  npm ci --no-audit --no-fund
+fi
+log "tools ready: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version)"

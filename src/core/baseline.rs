@@ -1,0 +1,71 @@
+//! Ordinary multi-head softmax attention (grouped KV allowed): the control the DIFF
+//! paper compares against. For parameter parity with a V1 layer of H differential heads
+//! it has 2H heads of size d.
+
+use super::attention::{head_maps, rotate, run_head, AttentionOptions, HeadInputs, Keep, LambdaTrace, LayerOutput};
+use super::config::AttnShape;
+use super::init::linear_weight;
+use super::linalg::{columns, linear, Mat};
+use super::weights::{Scope, WeightsError};
+use ndarray::{s, Array2, ArrayView2};
+use rand::Rng;
+
+#[derive(Clone, Debug)]
+pub struct BaselineAttention {
+    pub wq: Mat,
+    pub wk: Mat,
+    pub wv: Mat,
+    pub wout: Mat,
+    pub n_heads: usize,
+    pub n_kv_heads: usize,
+    pub head_dim: usize,
+}
+
+impl BaselineAttention {
+    /// Loads `q_proj`, `k_proj`, `v_proj`, `out_proj` (`.weight`, `[out, in]`).
+    pub fn load(vb: &Scope, shape: AttnShape) -> Result<Self, WeightsError> {
+        let AttnShape { embed_dim: e, n_heads, n_kv_heads, head_dim: d } = shape;
+        Ok(Self {
+            wq: vb.matrix("q_proj.weight", n_heads * d, e)?,
+            wk: vb.matrix("k_proj.weight", n_kv_heads * d, e)?,
+            wv: vb.matrix("v_proj.weight", n_kv_heads * d, e)?,
+            wout: vb.matrix("out_proj.weight", e, n_heads * d)?,
+            n_heads,
+            n_kv_heads,
+            head_dim: d,
+        })
+    }
+
+    pub fn random(rng: &mut impl Rng, shape: AttnShape) -> Self {
+        let AttnShape { embed_dim: e, n_heads, n_kv_heads, head_dim: d } = shape;
+        Self {
+            wq: linear_weight(rng, n_heads * d, e),
+            wk: linear_weight(rng, n_kv_heads * d, e),
+            wv: linear_weight(rng, n_kv_heads * d, e),
+            wout: linear_weight(rng, e, n_heads * d),
+            n_heads,
+            n_kv_heads,
+            head_dim: d,
+        }
+    }
+
+    /// `softmax(QKᵀ/√d)·V` per head, heads concatenated, then `out_proj`.
+    pub fn forward(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize) -> LayerOutput {
+        let d = self.head_dim;
+        let q = rotate(linear(x, &self.wq.view()), d, opts);
+        let k = rotate(linear(x, &self.wk.view()), d, opts);
+        let v = linear(x, &self.wv.view());
+        let group = self.n_heads / self.n_kv_heads;
+        let mut heads: Mat = Array2::zeros((x.nrows(), self.n_heads * d));
+        let mut maps = Vec::new();
+        for h in 0..self.n_heads {
+            let g = h / group;
+            let inputs = HeadInputs { q1: columns(&q, h * d, d), k1: columns(&k, g * d, d), branch2: None, v: columns(&v, g * d, d), scale: (d as f32).powf(-0.5) };
+            let wants = opts.maps.wants(layer, h);
+            let mut r = run_head(&inputs, opts, &Keep { maps: wants, logits: wants && opts.keep_logits });
+            heads.slice_mut(s![.., h * d..(h + 1) * d]).assign(&r.out);
+            maps.extend(head_maps(layer, h, &mut r));
+        }
+        LayerOutput { out: linear(&heads.view(), &self.wout.view()), lambda: LambdaTrace::None, maps }
+    }
+}

@@ -1,0 +1,141 @@
+//! Differential attention V1 with the semantics of the official `MultiheadDiffAttn`
+//! (microsoft/unilm, `Diff-Transformer/multihead_diffattn.py`), paper §2.1:
+//!
+//! ```text
+//! [Q1; Q2] = X·W_q,  [K1; K2] = X·W_k,  V = X·W_v          (2H sub-heads of size d, V heads 2d)
+//! head_h   = (softmax(Q1 K1ᵀ/√d) − λ·softmax(Q2 K2ᵀ/√d))·V   with Q1 = sub-head 2h, Q2 = 2h+1
+//! out      = Concat_h((1 − λ_init)·RMSNorm(head_h))·W_outᵀ
+//! λ        = exp(λ_q1·λ_k1) − exp(λ_q2·λ_k2) + λ_init        (one scalar per layer)
+//! ```
+
+use super::attention::{head_maps, rotate, run_head, AttentionOptions, HeadInputs, Keep, LambdaTrace, LayerOutput, RowLambda};
+use super::config::{AttnShape, KvPairing};
+use super::init::{linear_weight, normal_vector};
+use super::lambda::LambdaParams;
+use super::linalg::{columns, linear, Mat};
+use super::rms_norm::RmsNorm;
+use super::weights::{Scope, WeightsError};
+use ndarray::{s, Array2, ArrayView2};
+use rand::Rng;
+
+/// The per-head norm's epsilon in the official code (`RMSNorm(2*head_dim, eps=1e-5)`).
+pub const SUBLN_EPS: f32 = 1e-5;
+
+#[derive(Clone, Debug)]
+pub struct DiffAttnV1 {
+    /// `[E, E]`: 2H query sub-heads of size d.
+    pub wq: Mat,
+    /// `[E / n_rep, E]`: 2·H_kv key sub-heads of size d.
+    pub wk: Mat,
+    /// `[E / n_rep, E]`: H_kv value heads of size 2d.
+    pub wv: Mat,
+    /// `[E, E]`.
+    pub wout: Mat,
+    pub lambda: LambdaParams,
+    /// RMSNorm over 2d channels, one gain shared by all heads (`subln.weight`).
+    pub subln: RmsNorm,
+    /// `false` removes the per-head norm (the paper's ablation); (1 − λ_init) stays.
+    pub use_subln: bool,
+    pub lambda_init: f32,
+    pub pairing: KvPairing,
+    pub n_heads: usize,
+    pub n_kv_heads: usize,
+    pub head_dim: usize,
+}
+
+impl DiffAttnV1 {
+    /// Loads the official module's state dict (names as in `multihead_diffattn.py`).
+    pub fn load(vb: &Scope, shape: AttnShape, lambda_init: f32, pairing: KvPairing, use_subln: bool) -> Result<Self, WeightsError> {
+        let AttnShape { embed_dim: e, n_heads, n_kv_heads, head_dim: d } = shape;
+        let kv_width = 2 * n_kv_heads * d;
+        // Without the norm (the ablation) a checkpoint need not carry its gain.
+        let subln = match use_subln {
+            true => RmsNorm::new(vb.vector("subln.weight", 2 * d)?, SUBLN_EPS),
+            false => RmsNorm::unit(2 * d, SUBLN_EPS),
+        };
+        Ok(Self {
+            wq: vb.matrix("q_proj.weight", 2 * n_heads * d, e)?,
+            wk: vb.matrix("k_proj.weight", kv_width, e)?,
+            wv: vb.matrix("v_proj.weight", kv_width, e)?,
+            wout: vb.matrix("out_proj.weight", e, 2 * n_heads * d)?,
+            lambda: LambdaParams { q1: vb.vector("lambda_q1", d)?, k1: vb.vector("lambda_k1", d)?, q2: vb.vector("lambda_q2", d)?, k2: vb.vector("lambda_k2", d)? },
+            subln,
+            use_subln,
+            lambda_init,
+            pairing,
+            n_heads,
+            n_kv_heads,
+            head_dim: d,
+        })
+    }
+
+    /// Random weights; λ vectors N(0, 0.1²) as the official initialisation.
+    pub fn random(rng: &mut impl Rng, shape: AttnShape, lambda_init: f32) -> Self {
+        let AttnShape { embed_dim: e, n_heads, n_kv_heads, head_dim: d } = shape;
+        let kv_width = 2 * n_kv_heads * d;
+        Self {
+            wq: linear_weight(rng, 2 * n_heads * d, e),
+            wk: linear_weight(rng, kv_width, e),
+            wv: linear_weight(rng, kv_width, e),
+            wout: linear_weight(rng, e, 2 * n_heads * d),
+            lambda: LambdaParams { q1: normal_vector(rng, d, 0.1), k1: normal_vector(rng, d, 0.1), q2: normal_vector(rng, d, 0.1), k2: normal_vector(rng, d, 0.1) },
+            subln: RmsNorm::unit(2 * d, SUBLN_EPS),
+            use_subln: true,
+            lambda_init,
+            pairing: KvPairing::Flash,
+            n_heads,
+            n_kv_heads,
+            head_dim: d,
+        }
+    }
+
+    /// The learned λ of this layer.
+    pub fn lambda_full(&self) -> f32 {
+        self.lambda.lambda_full(self.lambda_init)
+    }
+
+    /// Key sub-heads for A1 and A2 and the value head of differential head `h`.
+    pub fn kv_heads_for(&self, h: usize) -> (usize, usize, usize) {
+        let n_rep = self.n_heads / self.n_kv_heads;
+        match self.pairing {
+            KvPairing::Flash => {
+                let g = h / n_rep;
+                (2 * g, 2 * g + 1, g)
+            }
+            KvPairing::Naive => ((2 * h) / n_rep, (2 * h + 1) / n_rep, h / n_rep),
+        }
+    }
+
+    pub fn forward(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize) -> LayerOutput {
+        self.forward_with_lambda(x, opts, layer, self.lambda_full())
+    }
+
+    /// The forward pass with λ given: the page's λ slider overrides the learned value.
+    pub fn forward_with_lambda(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize, lambda: f32) -> LayerOutput {
+        let d = self.head_dim;
+        let q = rotate(linear(x, &self.wq.view()), d, opts);
+        let k = rotate(linear(x, &self.wk.view()), d, opts);
+        let v = linear(x, &self.wv.view());
+        let mut heads: Mat = Array2::zeros((x.nrows(), self.n_heads * 2 * d));
+        let mut maps = Vec::new();
+        for h in 0..self.n_heads {
+            let (k1, k2, vh) = self.kv_heads_for(h);
+            let inputs = HeadInputs {
+                q1: columns(&q, 2 * h * d, d),
+                k1: columns(&k, k1 * d, d),
+                branch2: Some((columns(&q, (2 * h + 1) * d, d), columns(&k, k2 * d, d), RowLambda::Scalar(lambda))),
+                v: columns(&v, vh * 2 * d, 2 * d),
+                scale: (d as f32).powf(-0.5),
+            };
+            let wants = opts.maps.wants(layer, h);
+            let mut r = run_head(&inputs, opts, &Keep { maps: wants, logits: wants && opts.keep_logits });
+            if self.use_subln {
+                self.subln.apply(r.out.view_mut());
+            }
+            r.out.mapv_inplace(|o| o * (1.0 - self.lambda_init));
+            heads.slice_mut(s![.., h * 2 * d..(h + 1) * 2 * d]).assign(&r.out);
+            maps.extend(head_maps(layer, h, &mut r));
+        }
+        LayerOutput { out: linear(&heads.view(), &self.wout.view()), lambda: LambdaTrace::Scalar(lambda), maps }
+    }
+}

@@ -1,0 +1,108 @@
+//! DIFF V2 (microsoft/unilm `Diff-Transformer-V2`, January 2026): 2H query heads of the
+//! ordinary size d, KV heads unchanged, and a per-token, per-head λ:
+//!
+//! ```text
+//! head_h = (softmax(Q_2h Kᵀ/√d) − λ[t,h]·softmax(Q_2h+1 Kᵀ/√d))·V   (K, V of one KV group)
+//! λ[t,h] = sigmoid(x·W_λᵀ)[t,h]
+//! out    = Concat_h(head_h)·W_oᵀ                                    (no per-head norm)
+//! ```
+//! Query heads 2h and 2h+1 must share a KV group, so H must be a multiple of H_kv.
+
+use super::attention::{head_maps, rotate, run_head, AttentionOptions, HeadInputs, Keep, LambdaTrace, LayerOutput, RowLambda};
+use super::config::AttnShape;
+use super::init::linear_weight;
+use super::lambda::sigmoid;
+use super::linalg::{columns, linear, Mat};
+use super::weights::{Scope, WeightsError};
+use ndarray::{s, Array2, ArrayView2};
+use rand::Rng;
+
+#[derive(Clone, Debug)]
+pub struct DiffAttnV2 {
+    /// `[2H·d, E]`.
+    pub wq: Mat,
+    /// `[H_kv·d, E]`.
+    pub wk: Mat,
+    /// `[H_kv·d, E]`.
+    pub wv: Mat,
+    /// `[E, H·d]`: the same as a baseline with H heads.
+    pub wo: Mat,
+    /// `[H, E]`.
+    pub w_lambda: Mat,
+    pub n_heads: usize,
+    pub n_kv_heads: usize,
+    pub head_dim: usize,
+}
+
+impl DiffAttnV2 {
+    /// Loads `q_proj`, `k_proj`, `v_proj`, `o_proj` and `lambda_proj` (`.weight`).
+    pub fn load(vb: &Scope, shape: AttnShape) -> Result<Self, WeightsError> {
+        let AttnShape { embed_dim: e, n_heads, n_kv_heads, head_dim: d } = shape;
+        Ok(Self {
+            wq: vb.matrix("q_proj.weight", 2 * n_heads * d, e)?,
+            wk: vb.matrix("k_proj.weight", n_kv_heads * d, e)?,
+            wv: vb.matrix("v_proj.weight", n_kv_heads * d, e)?,
+            wo: vb.matrix("o_proj.weight", e, n_heads * d)?,
+            w_lambda: vb.matrix("lambda_proj.weight", n_heads, e)?,
+            n_heads,
+            n_kv_heads,
+            head_dim: d,
+        })
+    }
+
+    pub fn random(rng: &mut impl Rng, shape: AttnShape) -> Self {
+        let AttnShape { embed_dim: e, n_heads, n_kv_heads, head_dim: d } = shape;
+        Self {
+            wq: linear_weight(rng, 2 * n_heads * d, e),
+            wk: linear_weight(rng, n_kv_heads * d, e),
+            wv: linear_weight(rng, n_kv_heads * d, e),
+            wo: linear_weight(rng, e, n_heads * d),
+            w_lambda: linear_weight(rng, n_heads, e),
+            n_heads,
+            n_kv_heads,
+            head_dim: d,
+        }
+    }
+
+    /// λ[t, h] = sigmoid(x·W_λᵀ), `[T, H]`.
+    pub fn lambdas(&self, x: &ArrayView2<f32>) -> Mat {
+        linear(x, &self.w_lambda.view()).mapv(sigmoid)
+    }
+
+    /// The KV group of query head `j` (of 2H): heads 2h and 2h+1 always share one.
+    pub fn kv_group(&self, query_head: usize) -> usize {
+        query_head / (2 * self.n_heads / self.n_kv_heads)
+    }
+
+    pub fn forward(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize) -> LayerOutput {
+        let lambdas = self.lambdas(x);
+        self.forward_with_lambdas(x, opts, layer, lambdas)
+    }
+
+    /// The forward pass with λ `[T, H]` given (the page may override the learned one).
+    pub fn forward_with_lambdas(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize, lambdas: Mat) -> LayerOutput {
+        let d = self.head_dim;
+        let q = rotate(linear(x, &self.wq.view()), d, opts);
+        let k = rotate(linear(x, &self.wk.view()), d, opts);
+        let v = linear(x, &self.wv.view());
+        let mut heads: Mat = Array2::zeros((x.nrows(), self.n_heads * d));
+        let mut maps = Vec::new();
+        for h in 0..self.n_heads {
+            let g = self.kv_group(2 * h);
+            debug_assert_eq!(g, self.kv_group(2 * h + 1));
+            let lambda_h: Vec<f32> = lambdas.column(h).to_vec();
+            let inputs = HeadInputs {
+                q1: columns(&q, 2 * h * d, d),
+                k1: columns(&k, g * d, d),
+                branch2: Some((columns(&q, (2 * h + 1) * d, d), columns(&k, g * d, d), RowLambda::PerRow(&lambda_h))),
+                v: columns(&v, g * d, d),
+                scale: (d as f32).powf(-0.5),
+            };
+            let wants = opts.maps.wants(layer, h);
+            let mut r = run_head(&inputs, opts, &Keep { maps: wants, logits: wants && opts.keep_logits });
+            heads.slice_mut(s![.., h * d..(h + 1) * d]).assign(&r.out);
+            maps.extend(head_maps(layer, h, &mut r));
+        }
+        LayerOutput { out: linear(&heads.view(), &self.wo.view()), lambda: LambdaTrace::PerToken(lambdas), maps }
+    }
+}

@@ -1,0 +1,449 @@
+//! The noise-floor lab (the seed lesson's step 4, exercises 1 and 4): a synthetic
+//! attention problem with planted signal keys, two softmax branches whose noise is
+//! partly shared, and the metrics that show differential attention cancelling it.
+//!
+//! The problem is a real `QKᵀ/√d` product, so the GPU path runs it with the same kernels
+//! as the model. Query and key vectors have d channels: channel 0 carries the signal,
+//! channels 1..d carry noise.
+//!
+//! ```text
+//! q_i[0] = √d,                 q_i[m] ~ N(0, 1)                       (m ≥ 1)
+//! k1_j[0] = s if j is a signal key else 0,   k2_j[0] = 0                (branch 2 is the noise reference)
+//! kb_j[m] = σ·√(d/(d−1))·(√c·shared_j[m] + √(1−c)·own_b,j[m])
+//! ```
+//! so a logit is `s·[j signal]` (branch 1 only) plus noise of standard deviation σ, and
+//! the two branches' noise is correlated with coefficient c, the common-mode share.
+//!
+//! Metrics. Standard attention is branch 1 alone (A1). For differential attention the
+//! weights A1 − λA2 can be negative, and a negative weight still mixes a value in, so the
+//! noise side of every metric uses |w|:
+//! `SNR = mean_{i, j∈S} w_ij ÷ mean_{i, j∉S} |w_ij|`; for a softmax map that is exactly
+//! "mean weight on signal keys ÷ mean weight on the others".
+
+use super::attention::ROW_BLOCK;
+use super::init::{normal, seeded};
+use super::linalg::Mat;
+use super::softmax::softmax_rows;
+use ndarray::{s, Array2, ArrayView2};
+use rand::seq::index::sample;
+use serde::{Deserialize, Serialize};
+
+/// The lab's knobs. Ranges are in [`LabParams::RANGES`]; the page clamps to them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LabParams {
+    /// Sequence length N: N queries, N keys.
+    pub n: usize,
+    /// Signal keys (planted at seeded positions).
+    pub n_signal: usize,
+    /// s, the logit boost of a signal key in branch 1.
+    pub signal: f32,
+    /// σ, the standard deviation of the noise logits.
+    pub noise: f32,
+    /// c ∈ [0, 1], the share of the noise common to both branches.
+    pub common: f32,
+    pub seed: u64,
+    /// Query/key head size d (≥ 2: one signal channel and at least one noise channel).
+    pub head_dim: usize,
+}
+
+impl Default for LabParams {
+    fn default() -> Self {
+        Self { n: 256, n_signal: 4, signal: 4.0, noise: 1.5, common: 0.9, seed: 1, head_dim: 32 }
+    }
+}
+
+/// The inclusive range of each numeric knob, by field name.
+pub struct Range {
+    pub name: &'static str,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl LabParams {
+    pub const RANGES: [Range; 5] = [
+        Range { name: "n", min: 16.0, max: 4096.0 },
+        Range { name: "n_signal", min: 1.0, max: 64.0 },
+        Range { name: "signal", min: 0.0, max: 10.0 },
+        Range { name: "noise", min: 0.0, max: 6.0 },
+        Range { name: "common", min: 0.0, max: 1.0 },
+    ];
+
+    /// Signal keys never exceed half the sequence (otherwise "noise" is the minority).
+    pub fn n_signal_clamped(&self) -> usize {
+        self.n_signal.clamp(1, (self.n / 2).max(1))
+    }
+}
+
+/// Queries and the keys of both branches, `[N, d]` each, and the signal positions.
+#[derive(Clone, Debug)]
+pub struct LabInputs {
+    pub q: Mat,
+    pub k1: Mat,
+    pub k2: Mat,
+    /// Sorted positions of the signal keys.
+    pub signal_keys: Vec<usize>,
+}
+
+impl LabInputs {
+    pub fn n(&self) -> usize {
+        self.q.nrows()
+    }
+
+    pub fn is_signal(&self) -> Vec<bool> {
+        let mut flags = vec![false; self.n()];
+        self.signal_keys.iter().for_each(|&j| flags[j] = true);
+        flags
+    }
+
+    pub fn scale(&self) -> f32 {
+        (self.q.ncols() as f32).powf(-0.5)
+    }
+}
+
+/// Seeded: the same parameters give the same problem on every platform.
+/// The random draws do not depend on σ or s, so a noise sweep scales one fixed pattern.
+pub fn generate(p: &LabParams) -> LabInputs {
+    let (n, d) = (p.n, p.head_dim.max(2));
+    let mut rng = seeded(p.seed);
+    let mut signal_keys = sample(&mut rng, n, p.n_signal_clamped()).into_vec();
+    signal_keys.sort_unstable();
+    let c = p.common.clamp(0.0, 1.0);
+    let noise_scale = p.noise * (d as f32 / (d - 1) as f32).sqrt();
+    let (shared_w, own_w) = (c.sqrt(), (1.0 - c).sqrt());
+    let mut q = Array2::zeros((n, d));
+    let mut k1 = Array2::zeros((n, d));
+    let mut k2 = Array2::zeros((n, d));
+    for i in 0..n {
+        q[[i, 0]] = (d as f32).sqrt();
+        for m in 1..d {
+            q[[i, m]] = normal(&mut rng, 1.0);
+            let shared = normal(&mut rng, 1.0);
+            let (own1, own2) = (normal(&mut rng, 1.0), normal(&mut rng, 1.0));
+            k1[[i, m]] = noise_scale * (shared_w * shared + own_w * own1);
+            k2[[i, m]] = noise_scale * (shared_w * shared + own_w * own2);
+        }
+    }
+    for &j in &signal_keys {
+        k1[[j, 0]] = p.signal;
+    }
+    LabInputs { q, k1, k2, signal_keys }
+}
+
+/// The lab's two softmax maps (bidirectional, no RoPE): `[N, N]` each.
+#[derive(Clone, Debug)]
+pub struct LabMaps {
+    pub a1: Mat,
+    pub a2: Mat,
+}
+
+fn softmax_block(q: &ArrayView2<f32>, k: &Mat, scale: f32) -> Mat {
+    let mut scores = q.dot(&k.t());
+    scores.mapv_inplace(|v| v * scale);
+    softmax_rows(scores.view_mut());
+    scores
+}
+
+pub fn maps(inputs: &LabInputs) -> LabMaps {
+    let scale = inputs.scale();
+    LabMaps { a1: softmax_block(&inputs.q.view(), &inputs.k1, scale), a2: softmax_block(&inputs.q.view(), &inputs.k2, scale) }
+}
+
+/// A1 − λ·A2: every row sums to 1 − λ.
+pub fn diff_map(maps: &LabMaps, lambda: f32) -> Mat {
+    let mut d = maps.a1.clone();
+    d.zip_mut_with(&maps.a2, |a, b| *a -= lambda * b);
+    d
+}
+
+/// One kind of attention's numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AttentionMetrics {
+    /// Mean weight on a signal key ÷ mean |weight| on a noise key.
+    pub snr: f64,
+    /// Per query: Σ of the weights on signal keys, averaged over queries.
+    pub signal_mass: f64,
+    /// Per query: Σ of |weights| on the other keys, averaged over queries.
+    pub noise_mass: f64,
+}
+
+/// Standard (A1) and differential (A1 − λA2) attention side by side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LabMetrics {
+    pub standard: AttentionMetrics,
+    pub differential: AttentionMetrics,
+    pub lambda: f32,
+    /// Every row of A1 − λA2 sums to this (1 − λ).
+    pub diff_row_sum: f64,
+}
+
+impl LabMetrics {
+    /// How many times the differential SNR exceeds the standard one.
+    pub fn snr_gain(&self) -> f64 {
+        self.differential.snr / self.standard.snr
+    }
+}
+
+/// Sums over a map: weights on signal keys, |weights| on noise keys, and the counts.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sums {
+    signal: f64,
+    noise_abs: f64,
+    rows: usize,
+}
+
+impl Sums {
+    fn add_row(&mut self, row: impl Iterator<Item = f32>, is_signal: &[bool]) {
+        for (w, &sig) in row.zip(is_signal) {
+            if sig {
+                self.signal += w as f64;
+            } else {
+                self.noise_abs += w.abs() as f64;
+            }
+        }
+        self.rows += 1;
+    }
+
+    fn metrics(&self, n_signal: usize, n_noise: usize) -> AttentionMetrics {
+        let rows = self.rows.max(1) as f64;
+        let signal_mean = self.signal / (rows * n_signal as f64);
+        let noise_mean = self.noise_abs / (rows * n_noise as f64);
+        let snr = if noise_mean > 0.0 { signal_mean / noise_mean } else { f64::INFINITY };
+        AttentionMetrics { snr, signal_mass: self.signal / rows, noise_mass: self.noise_abs / rows }
+    }
+}
+
+fn metrics_from_sums(inputs: &LabInputs, standard: &Sums, diff: &Sums, lambda: f32) -> LabMetrics {
+    let n_signal = inputs.signal_keys.len();
+    let n_noise = inputs.n() - n_signal;
+    LabMetrics { standard: standard.metrics(n_signal, n_noise), differential: diff.metrics(n_signal, n_noise), lambda, diff_row_sum: 1.0 - lambda as f64 }
+}
+
+/// Metrics from maps already computed (the page has them for the heatmaps).
+pub fn metrics(inputs: &LabInputs, maps: &LabMaps, lambda: f32) -> LabMetrics {
+    let is_signal = inputs.is_signal();
+    let (mut standard, mut diff) = (Sums::default(), Sums::default());
+    for (r1, r2) in maps.a1.rows().into_iter().zip(maps.a2.rows()) {
+        standard.add_row(r1.iter().copied(), &is_signal);
+        diff.add_row(r1.iter().zip(r2.iter()).map(|(a, b)| a - lambda * b), &is_signal);
+    }
+    metrics_from_sums(inputs, &standard, &diff, lambda)
+}
+
+/// The same metrics without any `N × N` buffer: rows are made and consumed in blocks.
+pub fn metrics_streaming(inputs: &LabInputs, lambda: f32) -> LabMetrics {
+    let (n, scale, is_signal) = (inputs.n(), inputs.scale(), inputs.is_signal());
+    let (mut standard, mut diff) = (Sums::default(), Sums::default());
+    for start in (0..n).step_by(ROW_BLOCK) {
+        let q = inputs.q.slice(s![start..(start + ROW_BLOCK).min(n), ..]);
+        let p1 = softmax_block(&q, &inputs.k1, scale);
+        let p2 = softmax_block(&q, &inputs.k2, scale);
+        for (r1, r2) in p1.rows().into_iter().zip(p2.rows()) {
+            standard.add_row(r1.iter().copied(), &is_signal);
+            diff.add_row(r1.iter().zip(r2.iter()).map(|(a, b)| a - lambda * b), &is_signal);
+        }
+    }
+    metrics_from_sums(inputs, &standard, &diff, lambda)
+}
+
+/// Differential SNR as a function of λ, exactly, for any number of λ values.
+///
+/// Σ|a1 − λ·a2| over noise entries is piecewise linear in λ with a kink at every
+/// ratio r = a1/a2, so after one sort of the ratios each λ costs a binary search.
+/// Above `max_entries` noise entries (N ≳ 1400) every k-th query row is used.
+pub struct LambdaSweep {
+    /// (r, a2) sorted by r, for entries with a2 > 0.
+    kinks: Vec<(f32, f32)>,
+    /// Prefix sums of a2 and of a1 = r·a2 over `kinks`.
+    prefix_a2: Vec<f64>,
+    prefix_a1: Vec<f64>,
+    /// Σ a1 over entries whose a2 underflowed to 0 (constant in λ).
+    constant_noise: f64,
+    signal_a1: f64,
+    signal_a2: f64,
+    n_signal_entries: usize,
+    n_noise_entries: usize,
+    /// Query rows used: every `row_stride`-th.
+    pub row_stride: usize,
+}
+
+/// A point of an SNR curve.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SnrPoint {
+    pub x: f64,
+    pub snr: f64,
+}
+
+impl LambdaSweep {
+    pub const MAX_ENTRIES: usize = 2_000_000;
+
+    pub fn new(inputs: &LabInputs, maps: &LabMaps) -> Self {
+        let n = inputs.n();
+        let is_signal = inputs.is_signal();
+        let row_stride = (n * n).div_ceil(Self::MAX_ENTRIES).max(1);
+        let mut kinks = Vec::new();
+        let (mut constant_noise, mut signal_a1, mut signal_a2) = (0.0, 0.0, 0.0);
+        let (mut n_signal_entries, mut n_noise_entries) = (0, 0);
+        for i in (0..n).step_by(row_stride) {
+            for j in 0..n {
+                let (a1, a2) = (maps.a1[[i, j]], maps.a2[[i, j]]);
+                if is_signal[j] {
+                    signal_a1 += a1 as f64;
+                    signal_a2 += a2 as f64;
+                    n_signal_entries += 1;
+                } else {
+                    n_noise_entries += 1;
+                    if a2 > 0.0 {
+                        kinks.push((a1 / a2, a2));
+                    } else {
+                        constant_noise += a1 as f64;
+                    }
+                }
+            }
+        }
+        kinks.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        let prefix = |f: &dyn Fn(&(f32, f32)) -> f64| {
+            let mut acc = 0.0;
+            std::iter::once(0.0).chain(kinks.iter().map(|k| { acc += f(k); acc })).collect::<Vec<f64>>()
+        };
+        let prefix_a2 = prefix(&|k| k.1 as f64);
+        let prefix_a1 = prefix(&|k| (k.0 * k.1) as f64);
+        Self { kinks, prefix_a2, prefix_a1, constant_noise, signal_a1, signal_a2, n_signal_entries, n_noise_entries, row_stride }
+    }
+
+    /// SNR of A1 − λA2.
+    pub fn snr(&self, lambda: f32) -> f64 {
+        let split = self.kinks.partition_point(|k| k.0 <= lambda);
+        let l = lambda as f64;
+        let (a2_lo, a1_lo) = (self.prefix_a2[split], self.prefix_a1[split]);
+        let (a2_all, a1_all) = (*self.prefix_a2.last().unwrap(), *self.prefix_a1.last().unwrap());
+        // r ≤ λ: |a1 − λa2| = λa2 − a1;  r > λ: a1 − λa2.
+        let noise_abs = self.constant_noise + (l * a2_lo - a1_lo) + ((a1_all - a1_lo) - l * (a2_all - a2_lo));
+        let signal_mean = (self.signal_a1 - l * self.signal_a2) / self.n_signal_entries.max(1) as f64;
+        let noise_mean = noise_abs.max(0.0) / self.n_noise_entries.max(1) as f64;
+        if noise_mean > 0.0 { signal_mean / noise_mean } else { f64::INFINITY }
+    }
+
+    pub fn curve(&self, lambdas: &[f32]) -> Vec<SnrPoint> {
+        lambdas.iter().map(|&l| SnrPoint { x: l as f64, snr: self.snr(l) }).collect()
+    }
+
+    /// The λ in `[lo, hi]` with the highest SNR. The SNR is a ratio of a linear function
+    /// and a piecewise-linear one, so on each piece it is monotone: the maximum sits at a
+    /// kink or an end. Ties go to the smaller λ.
+    pub fn best_lambda(&self, lo: f32, hi: f32) -> SnrPoint {
+        let candidates = [lo, hi].into_iter().chain(self.kinks.iter().map(|k| k.0).filter(|r| (lo..=hi).contains(r)));
+        candidates
+            .map(|l| SnrPoint { x: l as f64, snr: self.snr(l) })
+            .fold(SnrPoint { x: lo as f64, snr: f64::NEG_INFINITY }, |best, p| if p.snr > best.snr || (p.snr == best.snr && p.x < best.x) { p } else { best })
+    }
+}
+
+/// Evenly spaced values from `lo` to `hi` inclusive.
+pub fn linspace(lo: f32, hi: f32, count: usize) -> Vec<f32> {
+    match count {
+        0 => vec![],
+        1 => vec![lo],
+        _ => (0..count).map(|i| lo + (hi - lo) * i as f32 / (count - 1) as f32).collect(),
+    }
+}
+
+/// SNR of both kinds as the noise amplitude varies (other knobs fixed, same seed).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NoiseSweepPoint {
+    pub noise: f64,
+    pub standard_snr: f64,
+    pub differential_snr: f64,
+}
+
+pub fn noise_sweep(params: &LabParams, lambda: f32, amplitudes: &[f32]) -> Vec<NoiseSweepPoint> {
+    amplitudes
+        .iter()
+        .map(|&sigma| {
+            let m = metrics_streaming(&generate(&LabParams { noise: sigma, ..params.clone() }), lambda);
+            NoiseSweepPoint { noise: sigma as f64, standard_snr: m.standard.snr, differential_snr: m.differential.snr }
+        })
+        .collect()
+}
+
+/// Standard attention's SNR with noise σ (branch 1 only, streamed).
+fn standard_snr(params: &LabParams, sigma: f32) -> f64 {
+    metrics_streaming(&generate(&LabParams { noise: sigma, ..params.clone() }), 0.0).standard.snr
+}
+
+/// The noise amplitude at which standard attention's SNR falls to `threshold`
+/// (bisection on `[0, max_noise]`; with the seed fixed the noise pattern only scales,
+/// and its SNR falls as σ grows). `None` if it stays above the threshold up to
+/// `max_noise`, `Some(0)` if it is below it even without noise.
+pub fn crossover(params: &LabParams, threshold: f64, max_noise: f32) -> Option<f32> {
+    if standard_snr(params, 0.0) < threshold {
+        return Some(0.0);
+    }
+    if standard_snr(params, max_noise) >= threshold {
+        return None;
+    }
+    let (mut lo, mut hi) = (0.0f32, max_noise);
+    for _ in 0..24 {
+        let mid = 0.5 * (lo + hi);
+        if standard_snr(params, mid) >= threshold { lo = mid } else { hi = mid }
+    }
+    Some(0.5 * (lo + hi))
+}
+
+/// The noise mass of one query over a context of `n` keys.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NoiseMassPoint {
+    pub n: usize,
+    /// Σ of standard attention weights on noise keys, for one sampled query.
+    pub standard: f64,
+    /// Its expectation, (n−k)·e^(σ²/2) ÷ ((n−k)·e^(σ²/2) + k·e^s) (log-normal mean).
+    pub standard_expected: f64,
+    /// Σ |A1 − λA2| on noise keys for the same query.
+    pub differential: f64,
+}
+
+/// The noise floor against context length, one query at a time: O(n) memory, never
+/// `n × n`. The query's logits are drawn directly with the lab's distribution: signal
+/// keys get s in branch 1, every key gets noise of std σ with correlation c across the
+/// branches.
+pub fn noise_mass(params: &LabParams, lambda: f32, n: usize) -> NoiseMassPoint {
+    let mut rng = seeded(params.seed ^ (n as u64).rotate_left(17));
+    let k = params.n_signal.clamp(1, (n / 2).max(1));
+    let c = params.common.clamp(0.0, 1.0);
+    let (sigma, s) = (params.noise, params.signal);
+    let mut l1 = Vec::with_capacity(n);
+    let mut l2 = Vec::with_capacity(n);
+    for j in 0..n {
+        let shared = normal(&mut rng, 1.0);
+        let (o1, o2) = (normal(&mut rng, 1.0), normal(&mut rng, 1.0));
+        // Signal keys are the first k: position does not matter to one query's sums.
+        l1.push(sigma * (c.sqrt() * shared + (1.0 - c).sqrt() * o1) + if j < k { s } else { 0.0 });
+        l2.push(sigma * (c.sqrt() * shared + (1.0 - c).sqrt() * o2));
+    }
+    let normaliser = |l: &[f32]| {
+        let max = l.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        (max, l.iter().map(|v| ((v - max) as f64).exp()).sum::<f64>())
+    };
+    let ((m1, z1), (m2, z2)) = (normaliser(&l1), normaliser(&l2));
+    let (mut standard, mut differential) = (0.0, 0.0);
+    for j in k..n {
+        let w1 = ((l1[j] - m1) as f64).exp() / z1;
+        let w2 = ((l2[j] - m2) as f64).exp() / z2;
+        standard += w1;
+        differential += (w1 - lambda as f64 * w2).abs();
+    }
+    let noise_weight = (n - k) as f64 * ((sigma as f64).powi(2) / 2.0).exp();
+    let standard_expected = noise_weight / (noise_weight + k as f64 * (s as f64).exp());
+    NoiseMassPoint { n, standard, standard_expected, differential }
+}
+
+/// [`noise_mass`] at each length.
+pub fn noise_mass_curve(params: &LabParams, lambda: f32, lengths: &[usize]) -> Vec<NoiseMassPoint> {
+    lengths.iter().map(|&n| noise_mass(params, lambda, n)).collect()
+}
+
+/// The lesson's arithmetic, corrected: a uniform per-token weight w over n tokens sums
+/// to n·w (0.0001% × 128 000 = 12.8%, whereas 0.001% would give 128%, impossible for a
+/// softmax, whose weights sum to 1).
+pub fn uniform_noise_total(per_token_weight: f64, n: usize) -> f64 {
+    per_token_weight * n as f64
+}

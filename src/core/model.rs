@@ -1,0 +1,225 @@
+//! A decoder-only DIFF Transformer (paper §2.2, LLaMA-style pre-norm blocks):
+//!
+//! ```text
+//! Y  = X + Attention(RMSNorm(X))
+//! X' = Y + SwiGLU(RMSNorm(Y))
+//! ```
+//! token embedding in, L blocks, final RMSNorm and LM head out.
+//!
+//! Checkpoint naming (one safetensors file, a prefix per layer as LLaMA checkpoints do):
+//!
+//! | tensor | shape |
+//! |---|---|
+//! | `embed.weight` | `[vocab, E]` |
+//! | `layers.{i}.attn_norm.weight` | `[E]` |
+//! | `layers.{i}.attn.*` | the attention kind's official names (see the layer types) |
+//! | `layers.{i}.ffn_norm.weight` | `[E]` |
+//! | `layers.{i}.ffn.gate_proj.weight`, `up_proj.weight` | `[ffn_hidden, E]` |
+//! | `layers.{i}.ffn.down_proj.weight` | `[E, ffn_hidden]` |
+//! | `norm.weight` | `[E]` |
+//! | `lm_head.weight` | `[vocab, E]` (absent when `tie_embeddings`) |
+
+use super::analysis::{outlier_stats, OutlierStats};
+use super::attention::{AttentionLayer, AttentionOptions, HeadMaps, LambdaTrace, MapRequest};
+use super::baseline::BaselineAttention;
+use super::config::{AttentionKind, ModelConfig};
+use super::diff_v1::DiffAttnV1;
+use super::diff_v2::DiffAttnV2;
+use super::init::{linear_weight, normal_matrix, seeded};
+use super::linalg::{linear, Mat};
+use super::rms_norm::RmsNorm;
+use super::rope::Rope;
+use super::swiglu::SwiGlu;
+use super::weights::{Scope, TensorStore, WeightsError};
+use ndarray::{Array1, Array2};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub attn_norm: RmsNorm,
+    pub attn: AttentionLayer,
+    pub ffn_norm: RmsNorm,
+    pub ffn: SwiGlu,
+}
+
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub config: ModelConfig,
+    pub embed: Mat,
+    pub blocks: Vec<Block>,
+    pub norm: RmsNorm,
+    /// `[vocab, E]`; a copy of `embed` when the embeddings are tied.
+    pub lm_head: Mat,
+}
+
+/// What the page may ask of a forward pass beyond the logits.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ForwardOptions {
+    pub maps: MapRequest,
+    pub keep_logits: bool,
+    pub logit_quant_bits: Option<u32>,
+}
+
+/// Statistics of the residual stream after a block.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HiddenStats {
+    pub mean: f32,
+    pub rms: f32,
+    pub outliers: OutlierStats,
+}
+
+/// Everything the visualiser shows of one layer.
+#[derive(Clone, Debug)]
+pub struct LayerTrace {
+    pub lambda: LambdaTrace,
+    pub maps: Vec<HeadMaps>,
+    pub hidden: HiddenStats,
+}
+
+#[derive(Clone, Debug)]
+pub struct ModelOutput {
+    /// `[T, vocab]`.
+    pub logits: Mat,
+    pub layers: Vec<LayerTrace>,
+}
+
+fn hidden_stats(h: &Mat) -> HiddenStats {
+    let n = h.len().max(1) as f32;
+    HiddenStats {
+        mean: h.sum() / n,
+        rms: (h.iter().map(|v| v * v).sum::<f32>() / n).sqrt(),
+        outliers: outlier_stats(h.iter().copied()),
+    }
+}
+
+impl Model {
+    /// Loads a whole model from one safetensors file in the naming above.
+    pub fn load(config: ModelConfig, store: &TensorStore) -> Result<Self, WeightsError> {
+        let shape = config.attn_shape()?;
+        let (e, v, f) = (config.dim, config.vocab_size, config.ffn_hidden);
+        let root = store.scope("");
+        let norm = |vb: &Scope, name: &str| -> Result<RmsNorm, WeightsError> { Ok(RmsNorm::new(vb.vector(name, e)?, config.norm_eps)) };
+        let mut blocks = Vec::with_capacity(config.n_layers);
+        for depth in 0..config.n_layers {
+            let vb = root.pp(&format!("layers.{depth}"));
+            let at = vb.pp("attn");
+            let attn = match config.attention {
+                AttentionKind::Baseline => AttentionLayer::Baseline(BaselineAttention::load(&at, shape)?),
+                AttentionKind::DiffV1 => AttentionLayer::V1(DiffAttnV1::load(&at, shape, config.lambda_init(depth), config.kv_pairing, config.subln)?),
+                AttentionKind::DiffV2 => AttentionLayer::V2(DiffAttnV2::load(&at, shape)?),
+            };
+            let ffn = vb.pp("ffn");
+            blocks.push(Block {
+                attn_norm: norm(&vb, "attn_norm.weight")?,
+                attn,
+                ffn_norm: norm(&vb, "ffn_norm.weight")?,
+                ffn: SwiGlu { gate: ffn.matrix("gate_proj.weight", f, e)?, up: ffn.matrix("up_proj.weight", f, e)?, down: ffn.matrix("down_proj.weight", e, f)? },
+            });
+        }
+        let embed = root.matrix("embed.weight", v, e)?;
+        let lm_head = if config.tie_embeddings { embed.clone() } else { root.matrix("lm_head.weight", v, e)? };
+        Ok(Self { norm: norm(&root, "norm.weight")?, embed, blocks, lm_head, config })
+    }
+
+    /// A seeded model with random weights (and unit norm gains).
+    pub fn random(config: ModelConfig, seed: u64) -> Result<Self, WeightsError> {
+        let shape = config.attn_shape()?;
+        let mut rng = seeded(seed);
+        let (e, f) = (config.dim, config.ffn_hidden);
+        let unit = || RmsNorm::unit(e, config.norm_eps);
+        let blocks = (0..config.n_layers)
+            .map(|depth| {
+                let attn = match config.attention {
+                    AttentionKind::Baseline => AttentionLayer::Baseline(BaselineAttention::random(&mut rng, shape)),
+                    AttentionKind::DiffV1 => {
+                        let mut a = DiffAttnV1::random(&mut rng, shape, config.lambda_init(depth));
+                        a.use_subln = config.subln;
+                        a.pairing = config.kv_pairing;
+                        AttentionLayer::V1(a)
+                    }
+                    AttentionKind::DiffV2 => AttentionLayer::V2(DiffAttnV2::random(&mut rng, shape)),
+                };
+                let ffn = SwiGlu { gate: linear_weight(&mut rng, f, e), up: linear_weight(&mut rng, f, e), down: linear_weight(&mut rng, e, f) };
+                Block { attn_norm: unit(), attn, ffn_norm: unit(), ffn }
+            })
+            .collect();
+        let embed = normal_matrix(&mut rng, config.vocab_size, e, 1.0);
+        let lm_head = if config.tie_embeddings { embed.clone() } else { linear_weight(&mut rng, config.vocab_size, e) };
+        Ok(Self { norm: unit(), embed, blocks, lm_head, config })
+    }
+
+    /// The attention settings this model's config implies.
+    pub fn attention_options(&self, opts: &ForwardOptions) -> AttentionOptions {
+        AttentionOptions {
+            causal: self.config.causal,
+            rope: self.config.rope.then_some(Rope { theta: self.config.rope_theta }),
+            maps: opts.maps.clone(),
+            keep_logits: opts.keep_logits,
+            logit_quant_bits: opts.logit_quant_bits,
+        }
+    }
+
+    /// Token embeddings `[T, E]`; a token id beyond the vocabulary is an error, not a panic.
+    pub fn embed_tokens(&self, tokens: &[u32]) -> Result<Mat, WeightsError> {
+        let e = self.config.dim;
+        let mut x = Array2::zeros((tokens.len(), e));
+        for (t, &id) in tokens.iter().enumerate() {
+            if id as usize >= self.config.vocab_size {
+                return Err(WeightsError::Config(format!("token id {id} is outside the vocabulary ({})", self.config.vocab_size)));
+            }
+            x.row_mut(t).assign(&self.embed.row(id as usize));
+        }
+        Ok(x)
+    }
+
+    pub fn forward(&self, tokens: &[u32], opts: &ForwardOptions) -> Result<ModelOutput, WeightsError> {
+        let x = self.embed_tokens(tokens)?;
+        Ok(self.forward_embedded(x, opts))
+    }
+
+    /// The forward pass from embeddings `[T, E]`.
+    pub fn forward_embedded(&self, mut h: Mat, opts: &ForwardOptions) -> ModelOutput {
+        let attn_opts = self.attention_options(opts);
+        let mut layers = Vec::with_capacity(self.blocks.len());
+        for (i, block) in self.blocks.iter().enumerate() {
+            let mut a_in = h.clone();
+            block.attn_norm.apply(a_in.view_mut());
+            let attn = block.attn.forward(&a_in.view(), &attn_opts, i);
+            h += &attn.out;
+            let mut f_in = h.clone();
+            block.ffn_norm.apply(f_in.view_mut());
+            h += &block.ffn.forward(&f_in.view());
+            layers.push(LayerTrace { lambda: attn.lambda, maps: attn.maps, hidden: hidden_stats(&h) });
+        }
+        self.norm.apply(h.view_mut());
+        ModelOutput { logits: linear(&h.view(), &self.lm_head.view()), layers }
+    }
+
+    /// Writes the model in the documented naming (what the trainer ships).
+    pub fn to_store(&self) -> TensorStore {
+        let mut s = TensorStore::default();
+        put_matrix(&mut s, "embed.weight", &self.embed);
+        if !self.config.tie_embeddings {
+            put_matrix(&mut s, "lm_head.weight", &self.lm_head);
+        }
+        put_vector(&mut s, "norm.weight", &self.norm.gain);
+        for (i, b) in self.blocks.iter().enumerate() {
+            let p = |n: &str| format!("layers.{i}.{n}");
+            put_vector(&mut s, &p("attn_norm.weight"), &b.attn_norm.gain);
+            put_vector(&mut s, &p("ffn_norm.weight"), &b.ffn_norm.gain);
+            put_matrix(&mut s, &p("ffn.gate_proj.weight"), &b.ffn.gate);
+            put_matrix(&mut s, &p("ffn.up_proj.weight"), &b.ffn.up);
+            put_matrix(&mut s, &p("ffn.down_proj.weight"), &b.ffn.down);
+            b.attn.write_to(&mut s, &p("attn"));
+        }
+        s
+    }
+}
+
+pub(crate) fn put_matrix(s: &mut TensorStore, name: &str, m: &Mat) {
+    s.insert(name, m.shape().to_vec(), m.iter().copied().collect());
+}
+
+pub(crate) fn put_vector(s: &mut TensorStore, name: &str, v: &Array1<f32>) {
+    s.insert(name, vec![v.len()], v.to_vec());
+}

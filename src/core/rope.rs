@@ -1,0 +1,37 @@
+//! Rotary position embedding with interleaved pairs ("GPT-J" style, `interleaved=True`
+//! in the official code): dims 2i and 2i+1 of every head rotate together by the angle
+//! `pos · θ^(−2i/d)`, positions counted from 0. Computed in f32 as PyTorch does.
+
+use ndarray::ArrayViewMut2;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rope {
+    pub theta: f32,
+}
+
+impl Default for Rope {
+    fn default() -> Self {
+        Self { theta: 10_000.0 }
+    }
+}
+
+impl Rope {
+    /// Rotates every `head_dim`-wide head of `x` (`[T, n·head_dim]`) in place.
+    pub fn apply(&self, mut x: ArrayViewMut2<f32>, head_dim: usize) {
+        assert!(head_dim % 2 == 0, "RoPE needs an even head size, got {head_dim}");
+        let half = head_dim / 2;
+        let inv_freq: Vec<f32> =
+            (0..half).map(|i| 1.0 / self.theta.powf((2 * i) as f32 / head_dim as f32)).collect();
+        for (pos, mut row) in x.rows_mut().into_iter().enumerate() {
+            let row = row.as_slice_mut().expect("activations are row-major");
+            for head in row.chunks_exact_mut(head_dim) {
+                for (i, f) in inv_freq.iter().enumerate() {
+                    let (sin, cos) = (pos as f32 * f).sin_cos();
+                    let (a, b) = (head[2 * i], head[2 * i + 1]);
+                    head[2 * i] = a * cos - b * sin;
+                    head[2 * i + 1] = a * sin + b * cos;
+                }
+            }
+        }
+    }
+}
