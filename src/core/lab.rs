@@ -9,10 +9,12 @@
 //! ```text
 //! q_i[0] = √d,                 q_i[m] ~ N(0, 1)                       (m ≥ 1)
 //! k1_j[0] = s if j is a signal key else 0,   k2_j[0] = 0                (branch 2 is the noise reference)
-//! kb_j[m] = σ·√(d/(d−1))·(√c·shared_j[m] + √(1−c)·own_b,j[m])
+//! kb_j[m] = σ·√(d/(d−1))·(√c·shared_j[m] + √(1−c)·own_b,j[m])      (noise keys; 0 for signal keys)
 //! ```
-//! so a logit is `s·[j signal]` (branch 1 only) plus noise of standard deviation σ, and
-//! the two branches' noise is correlated with coefficient c, the common-mode share.
+//! so a signal key's logit is exactly s in branch 1 and 0 in branch 2, and every other
+//! key's logit is noise of standard deviation σ, correlated across the two branches with
+//! coefficient c, the common-mode share. Signal keys carry no noise: they are the keys
+//! that truly match, and the question is how much weight the fluctuating rest steals.
 //!
 //! Metrics. Standard attention is branch 1 alone (A1). For differential attention the
 //! weights A1 − λA2 can be negative, and a negative weight still mixes a value in, so the
@@ -124,6 +126,8 @@ pub fn generate(p: &LabParams) -> LabInputs {
         }
     }
     for &j in &signal_keys {
+        k1.row_mut(j).fill(0.0);
+        k2.row_mut(j).fill(0.0);
         k1[[j, 0]] = p.signal;
     }
     LabInputs { q, k1, k2, signal_keys }
@@ -403,8 +407,8 @@ pub struct NoiseMassPoint {
 
 /// The noise floor against context length, one query at a time: O(n) memory, never
 /// `n × n`. The query's logits are drawn directly with the lab's distribution: signal
-/// keys get s in branch 1, every key gets noise of std σ with correlation c across the
-/// branches.
+/// keys get s in branch 1 (0 in branch 2), every other key gets noise of std σ with
+/// correlation c across the branches.
 pub fn noise_mass(params: &LabParams, lambda: f32, n: usize) -> NoiseMassPoint {
     let mut rng = seeded(params.seed ^ (n as u64).rotate_left(17));
     let k = params.n_signal.clamp(1, (n / 2).max(1));
@@ -416,8 +420,13 @@ pub fn noise_mass(params: &LabParams, lambda: f32, n: usize) -> NoiseMassPoint {
         let shared = normal(&mut rng, 1.0);
         let (o1, o2) = (normal(&mut rng, 1.0), normal(&mut rng, 1.0));
         // Signal keys are the first k: position does not matter to one query's sums.
-        l1.push(sigma * (c.sqrt() * shared + (1.0 - c).sqrt() * o1) + if j < k { s } else { 0.0 });
-        l2.push(sigma * (c.sqrt() * shared + (1.0 - c).sqrt() * o2));
+        if j < k {
+            l1.push(s);
+            l2.push(0.0);
+        } else {
+            l1.push(sigma * (c.sqrt() * shared + (1.0 - c).sqrt() * o1));
+            l2.push(sigma * (c.sqrt() * shared + (1.0 - c).sqrt() * o2));
+        }
     }
     let normaliser = |l: &[f32]| {
         let max = l.iter().copied().fold(f32::NEG_INFINITY, f32::max);
