@@ -266,7 +266,7 @@ impl AttentionLayer {
 
     /// Writes the layer's tensors under their official names, below `prefix`.
     pub fn write_to(&self, s: &mut TensorStore, prefix: &str) {
-        let p = |n: &str| format!("{prefix}.{n}");
+        let p = |n: &str| if prefix.is_empty() { n.to_string() } else { format!("{prefix}.{n}") };
         match self {
             AttentionLayer::Baseline(b) => {
                 for (n, m) in [("q_proj", &b.wq), ("k_proj", &b.wk), ("v_proj", &b.wv), ("out_proj", &b.wout)] {
