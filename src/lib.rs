@@ -1,6 +1,13 @@
 //! DiffLens: differential attention (DIFF Transformer V1 and V2) you can look at.
 //!
-//! `core` is the reference math: pure Rust, no web crates, compiled natively for tests
-//! and to wasm32 as the browser's CPU path. Everything else is tested against it.
+//! - `core`: the reference math, pure Rust with no web crates, compiled natively for tests
+//!   and to wasm32 as the browser's CPU path. Everything else is tested against it.
+//! - `gpu`: the same computations on wgpu/WebGPU; it never imports the UI.
+//! - `ui`: the Leptos pages (wasm32 only); they call the core or the GPU and own no math.
 
 pub mod core;
+pub mod state;
+#[cfg(target_arch = "wasm32")]
+pub mod gpu;
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs every DiffLens test, installing whatever is missing first:
+#   1. native `cargo test` (core math, the command-line tool, and the GPU kernels once
+#      they exist),
+#   2. a release build served under /difflens/ as GitHub Pages would serve it,
+#   3. the browser tests in Debian's headless Chromium, with and without WebGPU.
+# Screenshots and measurements land in artifacts/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+started=$(date +%s)
+./scripts/install-tools.sh
+./scripts/install-test-deps.sh
+source scripts/env.sh
+cargo fetch --locked
+
+echo "[test] native tests"
+cargo test --locked --release
+
+echo "[test] release build under /difflens/"
+rm -rf dist
+trunk build --release --offline --public-url /difflens/
+mkdir -p artifacts
+{
+  for f in dist/*.wasm dist/*.js; do
+    printf '%s raw %d gzip %d\n' "$(basename "$f")" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)"
+  done
+} | tee artifacts/size.txt
+
+echo "[test] browser tests (headless Chromium)"
+node --test --test-concurrency=1 tests/e2e/
+echo "[test] all tests passed in $(( $(date +%s) - started )) s"

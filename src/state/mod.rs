@@ -1,0 +1,7 @@
+//! Page state that lives in the URL: parsing, clamping and formatting, with no browser
+//! types, so it is tested natively. A value out of range is clamped and reported, never
+//! trusted; an unknown key is reported and ignored.
+
+pub mod lab_state;
+pub mod query;
+pub mod route;

@@ -1,0 +1,85 @@
+//! Which compute path the page uses, found once at start-up, and the GPU it holds.
+
+use crate::gpu::context::GpuContext;
+use leptos::prelude::*;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::JsValue;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Backend {
+    Detecting,
+    WebGpu { adapter: String },
+    Cpu { reason: String },
+}
+
+impl Backend {
+    /// The badge text: always says which path is active and, for the CPU, why.
+    pub fn label(&self) -> String {
+        match self {
+            Backend::Detecting => "Looking for WebGPU…".into(),
+            Backend::WebGpu { adapter } => format!("WebGPU: {adapter}"),
+            Backend::Cpu { reason } => format!("CPU (WebAssembly): {reason}"),
+        }
+    }
+
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Backend::Detecting => "detecting",
+            Backend::WebGpu { .. } => "webgpu",
+            Backend::Cpu { .. } => "cpu",
+        }
+    }
+}
+
+thread_local! {
+    /// wgpu objects are not `Send` on wasm, so they live here rather than in signals.
+    static GPU: RefCell<Option<Rc<GpuContext>>> = const { RefCell::new(None) };
+}
+
+/// The GPU, while the WebGPU path is active.
+pub fn gpu() -> Option<Rc<GpuContext>> {
+    GPU.with(|g| g.borrow().clone())
+}
+
+fn navigator_has_gpu() -> bool {
+    let Some(window) = web_sys::window() else { return false };
+    js_sys::Reflect::get(&window.navigator(), &JsValue::from_str("gpu")).map(|gpu| !gpu.is_undefined() && !gpu.is_null()).unwrap_or(false)
+}
+
+/// Chromium often leaves the adapter description empty; vendor and architecture from
+/// `GPUAdapter.info` still name it (SwiftShader reads "google swiftshader").
+async fn adapter_label_from_js() -> Option<String> {
+    let window = web_sys::window()?;
+    let gpu = js_sys::Reflect::get(&window.navigator(), &"gpu".into()).ok()?;
+    let request: js_sys::Function = js_sys::Reflect::get(&gpu, &"requestAdapter".into()).ok()?.into();
+    let promise: js_sys::Promise = request.call0(&gpu).ok()?.into();
+    let adapter = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+    let info = js_sys::Reflect::get(&adapter, &"info".into()).ok()?;
+    let field = |name: &str| js_sys::Reflect::get(&info, &name.into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+    let label = [field("vendor"), field("architecture"), field("device")].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ");
+    (!label.is_empty()).then_some(label)
+}
+
+/// Finds a WebGPU device or the reason there is none. A lost device later switches
+/// `backend` to the CPU path with the browser's reason.
+pub async fn detect(backend: RwSignal<Backend>) -> Backend {
+    if !navigator_has_gpu() {
+        return Backend::Cpu { reason: "this browser does not offer WebGPU (navigator.gpu is missing)".into() };
+    }
+    match GpuContext::request(wgpu::Backends::BROWSER_WEBGPU).await {
+        Err(e) => Backend::Cpu { reason: e.to_string() },
+        Ok(ctx) => {
+            let adapter = match ctx.adapter_name.trim() {
+                "" => adapter_label_from_js().await.unwrap_or_else(|| "unnamed adapter".into()),
+                name => name.to_string(),
+            };
+            ctx.device.set_device_lost_callback(move |_reason, message| {
+                GPU.with(|g| g.borrow_mut().take());
+                backend.set(Backend::Cpu { reason: format!("the GPU device was lost ({message}); continuing on the CPU") });
+            });
+            GPU.with(|g| *g.borrow_mut() = Some(Rc::new(ctx)));
+            Backend::WebGpu { adapter }
+        }
+    }
+}

@@ -1,0 +1,3 @@
+pub mod arch;
+pub mod lab;
+pub mod model;

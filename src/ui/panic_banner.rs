@@ -1,0 +1,33 @@
+//! If a panic happens anyway, the page says so instead of freezing: the hook writes a
+//! banner straight into the DOM (the reactive system may be unusable after a panic, and
+//! on wasm32 the module aborts right after the hook returns).
+
+use wasm_bindgen::JsCast;
+
+pub fn install() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        show(&format!("DiffLens hit an internal error and stopped: {info}. Reload the page to start again; the link keeps your settings."));
+    }));
+}
+
+/// Shows (or replaces) the fatal-error banner at the top of the page.
+pub fn show(message: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let banner = match document.get_element_by_id("fatal-error") {
+        Some(el) => el,
+        None => {
+            let Ok(el) = document.create_element("div") else { return };
+            el.set_id("fatal-error");
+            let _ = el.set_attribute("role", "alert");
+            if let Some(body) = document.body() {
+                let _ = body.prepend_with_node_1(&el);
+            }
+            el
+        }
+    };
+    banner.set_text_content(Some(message));
+    if let Ok(html) = banner.dyn_into::<web_sys::HtmlElement>() {
+        let _ = html.style().set_property("display", "block");
+    }
+}

@@ -1,0 +1,40 @@
+// The app shell: it mounts under a sub-path, the badge names the compute path in both
+// modes, navigation keeps state in the hash, and nothing reaches the console as an error.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, artifact } from './harness.mjs';
+
+for (const mode of ['gpu', 'cpu']) {
+  test(`shell in ${mode} mode`, async (t) => {
+    const b = await start(mode);
+    try {
+      const page = await b.open('#/lab');
+      assert.equal(await page.textContent('header.top h1'), 'DiffLens');
+      const badge = page.locator('#backend-badge');
+      const kind = await badge.getAttribute('data-kind');
+      const label = await badge.textContent();
+      if (mode === 'gpu') {
+        assert.equal(kind, 'webgpu', `expected WebGPU, badge says: ${label}`);
+        assert.match(label, /^WebGPU: \S/, 'the badge names the adapter');
+      } else {
+        assert.equal(kind, 'cpu', `expected the CPU fallback, badge says: ${label}`);
+        assert.match(label, /^CPU \(WebAssembly\): \S/, 'the badge says why');
+      }
+      await page.screenshot({ path: artifact(`shell-${mode}.png`), fullPage: true });
+
+      // Navigation: every page is a hash route, so a reload never asks the server for it.
+      for (const [slug, title] of [['arch', 'Architecture calculator'], ['model', 'Model explorer'], ['lab', 'Noise-floor lab']]) {
+        await page.click(`nav.pages a[href="#/${slug}"]`);
+        await page.waitForSelector(`main h2:text("${title}")`);
+        assert.equal(new URL(page.url()).hash.split('?')[0], `#/${slug}`);
+      }
+      await page.reload();
+      await page.waitForSelector('main h2:text("Noise-floor lab")');
+      const unknown = await b.open('#/no-such-page');
+      assert.match(await unknown.textContent('.notice'), /no page called “no-such-page”/);
+      assert.deepEqual(b.errors, [], 'no errors in the console');
+    } finally {
+      await b.stop();
+    }
+  });
+}
