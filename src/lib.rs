@@ -7,6 +7,7 @@
 
 pub mod core;
 pub mod state;
+pub mod viz;
 #[cfg(target_arch = "wasm32")]
 pub mod gpu;
 #[cfg(target_arch = "wasm32")]

@@ -1,0 +1,132 @@
+//! Colour-blind-safe colour maps: viridis (perceptually uniform, sequential) for the
+//! softmax maps, ColorBrewer RdBu (diverging, centred on 0: blue negative, red positive)
+//! for the signed difference A1 − λ·A2.
+
+use serde::{Deserialize, Serialize};
+
+/// viridis sampled at 0, 0.1, …, 1 (matplotlib's values).
+const VIRIDIS: [[u8; 3]; 11] = [
+    [0x44, 0x01, 0x54], [0x48, 0x24, 0x75], [0x41, 0x44, 0x87], [0x35, 0x5f, 0x8d], [0x2a, 0x78, 0x8e], [0x21, 0x91, 0x8c],
+    [0x22, 0xa8, 0x84], [0x44, 0xbf, 0x70], [0x7a, 0xd1, 0x51], [0xbd, 0xdf, 0x26], [0xfd, 0xe7, 0x25],
+];
+
+/// RdBu (11 classes) from −1 (dark blue) through white at 0 to +1 (dark red).
+const RDBU: [[u8; 3]; 11] = [
+    [0x05, 0x30, 0x61], [0x21, 0x66, 0xac], [0x43, 0x93, 0xc3], [0x92, 0xc5, 0xde], [0xd1, 0xe5, 0xf0], [0xf7, 0xf7, 0xf7],
+    [0xfd, 0xdb, 0xc7], [0xf4, 0xa5, 0x82], [0xd6, 0x60, 0x4d], [0xb2, 0x18, 0x2b], [0x67, 0x00, 0x1f],
+];
+
+fn lerp(anchors: &[[u8; 3]], t: f32) -> [u8; 3] {
+    let t = if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.0 };
+    let x = t * (anchors.len() - 1) as f32;
+    let i = (x.floor() as usize).min(anchors.len() - 2);
+    let f = x - i as f32;
+    let (a, b) = (anchors[i], anchors[i + 1]);
+    std::array::from_fn(|c| (a[c] as f32 + f * (b[c] as f32 - a[c] as f32)).round() as u8)
+}
+
+/// How values map to colour: small weights (the noise floor) vanish on a linear scale,
+/// so the page offers a square-root and a log scale.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Contrast {
+    Linear,
+    #[default]
+    Sqrt,
+    /// Four decades below the maximum.
+    Log,
+}
+
+impl Contrast {
+    pub const ALL: [Contrast; 3] = [Contrast::Linear, Contrast::Sqrt, Contrast::Log];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Contrast::Linear => "linear",
+            Contrast::Sqrt => "square root",
+            Contrast::Log => "log (4 decades)",
+        }
+    }
+
+    /// Maps a magnitude ratio m = |v|/vmax ∈ [0, 1] to a colour position in [0, 1].
+    pub fn apply(self, m: f32) -> f32 {
+        let m = m.clamp(0.0, 1.0);
+        match self {
+            Contrast::Linear => m,
+            Contrast::Sqrt => m.sqrt(),
+            Contrast::Log => {
+                if m <= 1e-4 { 0.0 } else { (m.log10() + 4.0) / 4.0 }
+            }
+        }
+    }
+
+    /// The inverse of [`apply`](Self::apply): the magnitude ratio at colour position t
+    /// (for colour-bar tick labels).
+    pub fn invert(self, t: f32) -> f32 {
+        let t = t.clamp(0.0, 1.0);
+        match self {
+            Contrast::Linear => t,
+            Contrast::Sqrt => t * t,
+            Contrast::Log => 10f32.powf(4.0 * t - 4.0),
+        }
+    }
+}
+
+/// A colour scale: sequential over [0, vmax] or diverging over [−vmax, vmax].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scale {
+    pub diverging: bool,
+    pub vmax: f32,
+    pub contrast: Contrast,
+}
+
+impl Scale {
+    pub fn color(&self, v: f32) -> [u8; 3] {
+        let v = if v.is_finite() { v } else { 0.0 };
+        let vmax = if self.vmax > 0.0 { self.vmax } else { 1.0 };
+        let t = self.contrast.apply(v.abs() / vmax);
+        if self.diverging {
+            lerp(&RDBU, 0.5 + 0.5 * t * v.signum())
+        } else {
+            lerp(&VIRIDIS, if v > 0.0 { t } else { 0.0 })
+        }
+    }
+
+    /// The value at colour-bar position p ∈ [0, 1] (left to right).
+    pub fn value_at(&self, p: f32) -> f32 {
+        if self.diverging {
+            let t = 2.0 * p - 1.0;
+            t.signum() * self.contrast.invert(t.abs()) * self.vmax
+        } else {
+            self.contrast.invert(p) * self.vmax
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ends_and_centre_are_the_anchor_colours() {
+        let seq = Scale { diverging: false, vmax: 2.0, contrast: Contrast::Linear };
+        assert_eq!(seq.color(0.0), VIRIDIS[0]);
+        assert_eq!(seq.color(2.0), VIRIDIS[10]);
+        assert_eq!(seq.color(9.0), VIRIDIS[10], "values beyond vmax saturate");
+        let div = Scale { diverging: true, vmax: 1.0, contrast: Contrast::Linear };
+        assert_eq!(div.color(0.0), RDBU[5], "zero is white");
+        assert_eq!(div.color(-1.0), RDBU[0]);
+        assert_eq!(div.color(1.0), RDBU[10]);
+        assert_eq!(div.color(f32::NAN), RDBU[5]);
+    }
+
+    #[test]
+    fn contrast_inverts() {
+        for c in Contrast::ALL {
+            for t in [0.1f32, 0.5, 0.9] {
+                assert!((c.apply(c.invert(t)) - t).abs() < 1e-5, "{c:?}");
+            }
+        }
+        let div = Scale { diverging: true, vmax: 0.5, contrast: Contrast::Sqrt };
+        assert!((div.value_at(0.0) + 0.5).abs() < 1e-6 && div.value_at(0.5).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,5 @@
+//! Turning maps into pixels: colour maps and max-magnitude pooling. Pure functions with
+//! no browser types, so the UI stays thin and these are tested natively.
+
+pub mod colormap;
+pub mod pooling;
