@@ -6,6 +6,7 @@
 //! - `ui`: the Leptos pages (wasm32 only); they call the core or the GPU and own no math.
 
 pub mod core;
+pub mod engine;
 pub mod state;
 pub mod viz;
 #[cfg(target_arch = "wasm32")]

@@ -1,0 +1,6 @@
+//! One component per visual element; pages only compose them.
+
+pub mod chart;
+pub mod heatmap;
+pub mod readout;
+pub mod slider;

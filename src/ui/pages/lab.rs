@@ -1,6 +1,381 @@
-//! placeholder, replaced below
-use leptos::prelude::*;
-use super::super::route::Route;
+//! The noise-floor lab: A1, A2 and A1 − λ·A2 side by side, the knobs that change them,
+//! the numbers that summarise them, and the charts that explain them.
+
 use super::super::backend::Backend;
+use super::super::components::chart::{Chart, ChartSpec, Marker, Series, BLUE, GREY, ORANGE, RED};
+use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
+use super::super::components::readout::{readable, Readout};
+use super::super::components::slider::Slider;
+use super::super::route::{self, Page, Route};
+use crate::core::lab::{LabMetrics, NoiseMassPoint, NoiseSweepPoint, SnrPoint};
+use crate::core::lambda::lambda_init_for_depth;
+use crate::engine::lab::{self as engine, LabRun, MapKind};
+use crate::state::lab_state::{bounds, LabState};
+use crate::viz::colormap::{Contrast, Scale};
+use crate::viz::pooling::pooled_size;
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// Heatmaps are pooled to at most this many pixels a side.
+const MAX_PX: usize = 384;
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+}
+
+/// Lets the browser paint between slow chart points.
+async fn yield_to_browser() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// Timings of the last updates, for the readout and the browser tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Timing {
+    problem_ms: f64,
+    lambda_ms: f64,
+}
+
 #[component]
-pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoView { let _ = (route, backend); view! { <section class="page"><h2>"Noise-floor lab"</h2></section> } }
+pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoView {
+    let (initial, initial_notices) = LabState::from_params(&route.get_untracked().params);
+    let state = RwSignal::new(initial);
+    let notices = RwSignal::new(initial_notices);
+    let contrast = RwSignal::new(Contrast::Sqrt);
+    let hover = RwSignal::new(None::<Hover>);
+    let timing = RwSignal::new(Timing::default());
+    // The maps live outside the reactive graph (large, and not `Sync`-shared);
+    // `version` tells dependants that a new run is in place.
+    let run = StoredValue::new_local(None::<LabRun>);
+    let version = RwSignal::new(0u64);
+
+    // The link always describes what is on screen.
+    Effect::new(move |_| {
+        let params = state.with(|s| s.to_params());
+        route::replace(&Route { page: Page::Lab, params, unknown_page: None });
+    });
+
+    let problem = Memo::new(move |_| state.with(|s| s.lab_params()));
+    let lambda = Memo::new(move |_| state.with(|s| s.lambda));
+    // λ as of the last release of the slider: the slow charts follow this one.
+    let lambda_committed = RwSignal::new(state.get_untracked().lambda);
+
+    Effect::new(move |_| {
+        let params = problem.get();
+        let t0 = now_ms();
+        run.set_value(Some(LabRun::compute_cpu(&params)));
+        version.update(|v| *v += 1);
+        timing.update(|t| t.problem_ms = now_ms() - t0);
+    });
+
+    let n = Memo::new(move |_| problem.with(|p| p.n));
+    let px = Memo::new(move |_| pooled_size(n.get(), MAX_PX));
+    let signal_keys = Memo::new(move |_| {
+        version.track();
+        run.with_value(|r| r.as_ref().map(|r| r.inputs.signal_keys.clone()).unwrap_or_default())
+    });
+
+    // A1 and A2 share one scale so they can be compared; the difference uses the same
+    // magnitude on a diverging scale, so "white" means "cancelled".
+    let pooled_softmax = Memo::new(move |_| {
+        version.track();
+        let r = px.get();
+        run.with_value(|run| run.as_ref().map(|run| (Arc::new(run.pooled(MapKind::A1, 0.0, r)), Arc::new(run.pooled(MapKind::A2, 0.0, r)))))
+    });
+    let vmax = Memo::new(move |_| {
+        pooled_softmax.with(|p| p.as_ref().map(|(a, b)| a.iter().chain(b.iter()).fold(0.0f32, |m, v| m.max(*v))).unwrap_or(1.0))
+    });
+    let sequential = move || Scale { diverging: false, vmax: vmax.get(), contrast: contrast.get() };
+    let map_a1 = Signal::derive(move || pooled_softmax.with(|p| p.as_ref().map(|(a, _)| PooledMap { r: px.get(), values: a.clone(), scale: sequential() })));
+    let map_a2 = Signal::derive(move || pooled_softmax.with(|p| p.as_ref().map(|(_, b)| PooledMap { r: px.get(), values: b.clone(), scale: sequential() })));
+    let map_diff = Memo::new(move |_| {
+        version.track();
+        let (l, r) = (lambda.get(), px.get());
+        let t0 = now_ms();
+        let values = run.with_value(|run| run.as_ref().map(|run| Arc::new(run.pooled(MapKind::Diff, l, r))))?;
+        timing.update(|t| t.lambda_ms = now_ms() - t0);
+        Some(PooledMap { r, values, scale: Scale { diverging: true, vmax: vmax.get(), contrast: contrast.get() } })
+    });
+
+    let metrics = Memo::new(move |_| {
+        version.track();
+        let l = lambda.get();
+        run.with_value(|run| run.as_ref().map(|run| run.metrics(l))).unwrap_or_default()
+    });
+    let lambda_curve = Memo::new(move |_| {
+        version.track();
+        run.with_value(|run| run.as_ref().map(|run| run.lambda_curve(121)))
+    });
+
+    // Slow charts: one point at a time, yielding to the browser, restarted when the
+    // problem or the committed λ changes (a newer request makes older ones stop).
+    let noise_points = RwSignal::new(Vec::<NoiseSweepPoint>::new());
+    let mass_points = RwSignal::new(Vec::<NoiseMassPoint>::new());
+    let generation = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let params = problem.get();
+        let l = lambda_committed.get();
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        noise_points.set(vec![]);
+        mass_points.set(engine::noise_mass_curve(&params, l));
+        leptos::task::spawn_local(async move {
+            for sigma in engine::noise_grid() {
+                yield_to_browser().await;
+                if generation.get_value() != mine {
+                    return;
+                }
+                let p = engine::noise_point(&params, l, sigma);
+                noise_points.update(|v| v.push(p));
+            }
+        });
+    });
+
+    let pick_row = Callback::new(move |i: usize| state.update(|s| s.row = Some(i)));
+
+    let tooltip = move || {
+        let h = hover.get()?;
+        let l = lambda.get();
+        version.track();
+        let text = run.with_value(|run| {
+            let run = run.as_ref()?;
+            (h.i < run.n() && h.j < run.n()).then(|| {
+                let v = |k| readable(run.value(k, l, h.i, h.j) as f64);
+                let tag = if run.inputs.signal_keys.contains(&h.j) { "  (signal key)" } else { "" };
+                format!("query i = {}, key j = {}{tag}\nA1 = {}\nA2 = {}\nA1 − λ·A2 = {}", h.i, h.j, v(MapKind::A1), v(MapKind::A2), v(MapKind::Diff))
+            })
+        })?;
+        Some(view! { <div class="tooltip" id="map-tooltip" style=format!("left:{}px;top:{}px", h.x + 14.0, h.y + 14.0)>{text}</div> })
+    };
+
+    view! {
+        <section class="page lab">
+            <h2>"Noise-floor lab"</h2>
+            <p class="explain">"Each row is a query, each column a key. A few keys truly match every query (the signal keys, ticked above the maps); all the others get random scores. Softmax gives every one of them a little weight: that is the noise floor. Differential attention computes a second map whose noise is partly the same, and subtracts it."</p>
+            <Show when=move || !notices.with(|n| n.is_empty())>
+                <div class="notice" id="link-notices" role="status">
+                    <strong>"Some settings in the link were adjusted: "</strong>
+                    {move || notices.get().join("; ")}
+                    <button on:click=move |_| notices.set(vec![])>"Dismiss"</button>
+                </div>
+            </Show>
+            <Controls state lambda_committed />
+            <div class="maps">
+                <Heatmap id="map-a1" title="A1 = softmax(Q1·K1ᵀ/√d)" explain="Standard attention. Bright columns are the signal keys; the speckle everywhere else is weight lost to noise."
+                    map=map_a1 n signal_keys hover on_pick=pick_row />
+                <Heatmap id="map-a2" title="A2 = softmax(Q2·K2ᵀ/√d)" explain="The second branch sees no signal, only noise that is partly the same as A1's (the common share). It measures the noise floor."
+                    map=map_a2 n signal_keys hover on_pick=pick_row />
+                <Heatmap id="map-diff" title="A1 − λ·A2" explain="Blue is negative, red positive, white zero. Where the noise was shared it cancels to white; the signal columns stay. Set λ to 0: the difference is just A1."
+                    map=map_diff n signal_keys hover on_pick=pick_row />
+            </div>
+            {tooltip}
+            <p class="axis-note" id="pooling-note">{move || {
+                let (n, r) = (n.get(), px.get());
+                if n > r { format!("{n} × {n} maps shown at {r} × {r} pixels: each pixel shows the largest-magnitude entry of its block (max-magnitude pooling), so single spikes stay visible.") }
+                else { format!("{n} × {n} maps, one pixel per entry.") }
+            }}</p>
+            <div class="buttons">
+                <label for="contrast">"Colour scale"</label>
+                <select id="contrast" on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    if let Some(c) = Contrast::ALL.into_iter().find(|c| c.name() == v) { contrast.set(c) }
+                }>
+                    {Contrast::ALL.into_iter().map(|c| view! { <option value=c.name() selected=move || contrast.get() == c>{c.name()}</option> }).collect_view()}
+                </select>
+                <span class="axis-note">"Square root and log make the faint noise floor visible; linear shows true proportions."</span>
+            </div>
+            <Readouts metrics backend timing />
+            <RowChart state run version lambda />
+            <div class="charts">
+                <figure class="panel">
+                    <Chart id="chart-lambda" label="SNR of differential attention against λ" spec=Signal::derive(move || lambda_chart(lambda_curve.get(), lambda.get(), metrics.get())) />
+                    <figcaption class="explain">"Signal-to-noise ratio of A1 − λ·A2 as λ varies (log scale). At λ = 0 it is standard attention; too large a λ subtracts the signal too. The best λ cancels as much shared noise as possible."</figcaption>
+                </figure>
+                <figure class="panel">
+                    <Chart id="chart-noise" label="SNR against noise amplitude" spec=Signal::derive(move || noise_chart(&noise_points.get(), lambda_committed.get())) />
+                    <figcaption class="explain">"As the noise grows, standard attention's SNR falls until a signal key gets less than twice the weight of an average noise key: there it stops being usable. Differential attention holds on longer when the noise is shared."</figcaption>
+                </figure>
+                <figure class="panel">
+                    <Chart id="chart-context" label="Noise mass of one query against context length" spec=Signal::derive(move || context_chart(&mass_points.get())) />
+                    <figcaption class="explain">"The total weight one query puts on noise keys, from 1k to 128k keys (log axis). Each noise key gets almost nothing, but they add up: 0.0001% per key over 128 000 keys is 12.8% (0.001% would be 128%, impossible, since the weights sum to 1)."</figcaption>
+                </figure>
+            </div>
+        </section>
+    }
+}
+
+#[component]
+fn Controls(state: RwSignal<LabState>, lambda_committed: RwSignal<f32>) -> impl IntoView {
+    let field = move |get: fn(&LabState) -> f64| Signal::derive(move || state.with(get));
+    let update = move |f: fn(&mut LabState, f64)| Callback::new(move |v: f64| state.update(|s| f(s, v)));
+    let depth = RwSignal::new(3usize);
+    let copied = RwSignal::new(String::new());
+    let copy_link = move |_| {
+        let link = route::permalink();
+        if let Some(w) = web_sys::window() {
+            let _ = w.navigator().clipboard().write_text(&link);
+        }
+        copied.set(format!("Link copied: {link}"));
+    };
+    let new_sample = move |_| state.update(|s| s.seed = (js_sys::Math::random() * bounds::SEED.1 as f64) as u64);
+    view! {
+        <div class="controls">
+            <Slider id="lambda" label="λ (how much of A2 to subtract)" min=bounds::LAMBDA.0 as f64 max=bounds::LAMBDA.1 as f64 step=0.01
+                position=field(|s| s.lambda as f64) shown=Signal::derive(move || format!("{:.2}", state.with(|s| s.lambda)))
+                on_input=update(|s, v| s.lambda = v as f32) on_commit=Callback::new(move |v: f64| lambda_committed.set(v as f32)) />
+            <Slider id="n" label="Sequence length N (log scale)" min=(bounds::N.0 as f64).log2() max=(bounds::N.1 as f64).log2() step=0.125
+                position=field(|s| (s.n as f64).log2()) shown=Signal::derive(move || state.with(|s| s.n).to_string())
+                on_input=update(|s, v| { s.n = (2f64.powf(v).round() as usize).clamp(bounds::N.0, bounds::N.1); s.n_signal = s.n_signal.min(s.n / 2); s.row = s.row.filter(|r| *r < s.n); }) />
+            <Slider id="noise" label="Noise amplitude σ" min=bounds::NOISE.0 as f64 max=bounds::NOISE.1 as f64 step=0.05
+                position=field(|s| s.noise as f64) shown=Signal::derive(move || format!("{:.2}", state.with(|s| s.noise)))
+                on_input=update(|s, v| s.noise = v as f32) />
+            <Slider id="signal" label="Signal strength s (logit boost)" min=bounds::SIGNAL.0 as f64 max=bounds::SIGNAL.1 as f64 step=0.1
+                position=field(|s| s.signal as f64) shown=Signal::derive(move || format!("{:.1}", state.with(|s| s.signal)))
+                on_input=update(|s, v| s.signal = v as f32) />
+            <Slider id="k" label="Signal keys" min=bounds::N_SIGNAL.0 as f64 max=bounds::N_SIGNAL.1 as f64 step=1.0
+                position=field(|s| s.n_signal as f64) shown=Signal::derive(move || state.with(|s| s.n_signal).to_string())
+                on_input=update(|s, v| s.n_signal = (v as usize).clamp(1, (s.n / 2).max(1))) />
+            <Slider id="common" label="Noise shared by both branches" min=0.0 max=1.0 step=0.01
+                position=field(|s| s.common as f64) shown=Signal::derive(move || format!("{:.0}%", 100.0 * state.with(|s| s.common)))
+                on_input=update(|s, v| s.common = v as f32) />
+        </div>
+        <div class="buttons">
+            <label for="depth">"λ_init of layer depth"</label>
+            <select id="depth" on:change=move |ev| depth.set(event_target_value(&ev).parse().unwrap_or(0))>
+                {(0..12usize).map(|d| view! { <option value=d.to_string() selected=move || depth.get() == d>{d.to_string()}</option> }).collect_view()}
+            </select>
+            <button id="set-lambda-init" on:click=move |_| { let l = lambda_init_for_depth(depth.get()); state.update(|s| s.lambda = (l * 100.0).round() / 100.0); lambda_committed.set(l); }>
+                {move || format!("Set λ = λ_init = {:.3}", lambda_init_for_depth(depth.get()))}
+            </button>
+            <span class="axis-note">"λ_init = 0.8 − 0.6·e^(−0.3·depth), the paper's schedule."</span>
+        </div>
+        <div class="buttons">
+            <span>"Seed " <strong id="seed-value">{move || state.with(|s| s.seed)}</strong></span>
+            <button id="new-sample" on:click=new_sample>"New sample"</button>
+            <button id="copy-link" on:click=copy_link>"Copy link"</button>
+            <span class="axis-note" id="copied" role="status">{move || copied.get()}</span>
+        </div>
+    }
+}
+
+#[component]
+fn Readouts(metrics: Memo<LabMetrics>, backend: RwSignal<Backend>, timing: RwSignal<Timing>) -> impl IntoView {
+    let m = move |f: fn(&LabMetrics) -> f64| Signal::derive(move || metrics.with(f));
+    view! {
+        <div class="readouts">
+            <Readout id="snr-standard" label="SNR, standard attention (A1)" value=m(|m| m.standard.snr) />
+            <Readout id="snr-diff" label="SNR, differential (A1 − λ·A2)" value=m(|m| m.differential.snr) />
+            <Readout id="snr-gain" label="Differential ÷ standard" value=m(|m| m.snr_gain()) suffix="×" />
+            <Readout id="row-sum" label="Every row of A1 − λ·A2 sums to 1 − λ" value=m(|m| m.diff_row_sum) />
+        </div>
+        <div class="mass">
+        <p class="explain">"Attention mass per query (the paper's Table 3, in miniature): weight on the signal keys and total |weight| on the rest."</p>
+        <table class="numbers" id="mass-table">
+            <thead><tr><th>"attention"</th><th>"on signal"</th><th>"on noise"</th></tr></thead>
+            <tbody>
+                <tr><td>"standard (A1)"</td><td id="mass-signal-standard">{move || readable(metrics.with(|m| m.standard.signal_mass))}</td><td id="mass-noise-standard">{move || readable(metrics.with(|m| m.standard.noise_mass))}</td></tr>
+                <tr><td>"differential"</td><td id="mass-signal-diff">{move || readable(metrics.with(|m| m.differential.signal_mass))}</td><td id="mass-noise-diff">{move || readable(metrics.with(|m| m.differential.noise_mass))}</td></tr>
+            </tbody>
+        </table>
+        </div>
+        <p class="axis-note" id="compute-note">{move || {
+            let t = timing.get();
+            let path = match backend.get() { Backend::WebGpu { .. } => "CPU (WebAssembly; the lab's GPU kernels are not in this build yet)", _ => "CPU (WebAssembly)" };
+            format!("Computed on {path}. Last new problem: {:.1} ms; last λ update: {:.1} ms.", t.problem_ms, t.lambda_ms)
+        }}</p>
+    }
+}
+
+/// The chart of one query's weights, opened by clicking a row.
+#[component]
+fn RowChart(state: RwSignal<LabState>, run: StoredValue<Option<LabRun>, LocalStorage>, version: RwSignal<u64>, lambda: Memo<f32>) -> impl IntoView {
+    let row = Memo::new(move |_| state.with(|s| s.row));
+    let spec = Signal::derive(move || {
+        let i = row.get()?;
+        let l = lambda.get();
+        version.track();
+        run.with_value(|run| {
+            let run = run.as_ref().filter(|r| i < r.n())?;
+            let (a1, diff) = run.row(i, l);
+            let pts = |v: &[f32]| v.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect();
+            Some(ChartSpec {
+                title: format!("Query {i}: weight on each key"),
+                x_label: "key j".into(),
+                y_label: "weight".into(),
+                series: vec![
+                    Series { name: "standard (A1)".into(), color: BLUE, points: pts(&a1) },
+                    Series { name: format!("differential (λ = {l:.2})"), color: ORANGE, points: pts(&diff) },
+                ],
+                dots: run.inputs.signal_keys.iter().map(|&j| (j as f64, a1[j] as f64)).collect(),
+                ..Default::default()
+            })
+        })
+    });
+    view! {
+        <Show when=move || row.get().is_some()>
+            <figure class="panel" id="row-panel">
+                <Chart id="chart-row" label="Weights of the selected query over the keys" spec />
+                <figcaption class="explain">"Red dots mark the signal keys. Standard attention spreads weight over every key; the differential weights hug zero away from the signal and may dip below it."</figcaption>
+                <button on:click=move |_| state.update(|s| s.row = None)>"Close"</button>
+            </figure>
+        </Show>
+    }
+}
+
+fn lambda_chart(curve: Option<(Vec<SnrPoint>, SnrPoint)>, lambda: f32, m: LabMetrics) -> Option<ChartSpec> {
+    let (curve, best) = curve?;
+    Some(ChartSpec {
+        title: "SNR against λ".into(),
+        x_label: "λ".into(),
+        y_label: "SNR (log)".into(),
+        y_log: true,
+        series: vec![Series { name: "A1 − λ·A2".into(), color: ORANGE, points: curve.iter().map(|p| (p.x, p.snr)).collect() }],
+        markers: vec![
+            Marker { x: best.x, label: format!("best λ = {:.2}", best.x), color: RED },
+            Marker { x: lambda as f64, label: format!("λ = {:.2}", lambda), color: GREY },
+        ],
+        dots: vec![(lambda as f64, m.differential.snr)],
+        ..Default::default()
+    })
+}
+
+fn noise_chart(points: &[NoiseSweepPoint], lambda: f32) -> Option<ChartSpec> {
+    if points.is_empty() {
+        return None;
+    }
+    let markers = engine::unusable_noise(points).map(|x| Marker { x, label: format!("standard unusable at σ ≈ {x:.2}"), color: RED }).into_iter().collect();
+    Some(ChartSpec {
+        title: "SNR against noise amplitude".into(),
+        x_label: "noise amplitude σ".into(),
+        y_label: "SNR (log)".into(),
+        y_log: true,
+        series: vec![
+            Series { name: "standard".into(), color: BLUE, points: points.iter().map(|p| (p.noise, p.standard_snr)).collect() },
+            Series { name: format!("differential, λ = {lambda:.2}"), color: ORANGE, points: points.iter().map(|p| (p.noise, p.differential_snr)).collect() },
+        ],
+        markers,
+        ..Default::default()
+    })
+}
+
+fn context_chart(points: &[NoiseMassPoint]) -> Option<ChartSpec> {
+    if points.is_empty() {
+        return None;
+    }
+    Some(ChartSpec {
+        title: "Noise mass of one query against context length".into(),
+        x_label: "keys in context (log)".into(),
+        y_label: "weight on noise".into(),
+        x_log: true,
+        series: vec![
+            Series { name: "standard (sampled)".into(), color: BLUE, points: points.iter().map(|p| (p.n as f64, p.standard)).collect() },
+            Series { name: "standard (expected)".into(), color: GREY, points: points.iter().map(|p| (p.n as f64, p.standard_expected)).collect() },
+            Series { name: "differential".into(), color: ORANGE, points: points.iter().map(|p| (p.n as f64, p.differential)).collect() },
+        ],
+        ..Default::default()
+    })
+}

@@ -1,0 +1,116 @@
+//! The noise-floor lab as the page uses it: one run per problem (N, noise, seed, …),
+//! then cheap queries per λ, so dragging λ never recomputes a softmax.
+
+use crate::core::lab::{self, LabInputs, LabMaps, LabMetrics, LabParams, LambdaSweep, NoiseMassPoint, SnrPoint};
+use crate::viz::pooling::pool_max_magnitude;
+
+/// Which of the three maps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MapKind {
+    A1,
+    A2,
+    Diff,
+}
+
+impl MapKind {
+    pub const ALL: [MapKind; 3] = [MapKind::A1, MapKind::A2, MapKind::Diff];
+}
+
+/// One lab problem with its maps and the structures that make λ queries cheap.
+pub struct LabRun {
+    pub params: LabParams,
+    pub inputs: LabInputs,
+    pub maps: LabMaps,
+    pub sweep: LambdaSweep,
+}
+
+/// The standard-attention SNR below which the page calls attention "unusable": a signal
+/// key then gets less than twice the weight of an average noise key.
+pub const UNUSABLE_SNR: f64 = 2.0;
+
+/// λ range of the slider and the sweep.
+pub const LAMBDA_RANGE: (f32, f32) = (-1.0, 2.0);
+
+impl LabRun {
+    /// Generates the problem and both softmax maps on the CPU core.
+    pub fn compute_cpu(params: &LabParams) -> Self {
+        let inputs = lab::generate(params);
+        let maps = lab::maps(&inputs);
+        Self::from_maps(params.clone(), inputs, maps)
+    }
+
+    /// Wraps maps computed elsewhere (the GPU path) with the same CPU-side structures.
+    pub fn from_maps(params: LabParams, inputs: LabInputs, maps: LabMaps) -> Self {
+        let sweep = LambdaSweep::new(&inputs, &maps);
+        Self { params, inputs, maps, sweep }
+    }
+
+    pub fn n(&self) -> usize {
+        self.inputs.n()
+    }
+
+    pub fn metrics(&self, lambda: f32) -> LabMetrics {
+        lab::metrics(&self.inputs, &self.maps, lambda)
+    }
+
+    /// The value of one map at (query i, key j).
+    pub fn value(&self, kind: MapKind, lambda: f32, i: usize, j: usize) -> f32 {
+        match kind {
+            MapKind::A1 => self.maps.a1[[i, j]],
+            MapKind::A2 => self.maps.a2[[i, j]],
+            MapKind::Diff => self.maps.a1[[i, j]] - lambda * self.maps.a2[[i, j]],
+        }
+    }
+
+    /// The map pooled to `r × r` pixels (max magnitude), row-major.
+    pub fn pooled(&self, kind: MapKind, lambda: f32, r: usize) -> Vec<f32> {
+        let (a1, a2) = (&self.maps.a1, &self.maps.a2);
+        match kind {
+            MapKind::A1 => pool_max_magnitude(self.n(), r, |i, j| a1[[i, j]]),
+            MapKind::A2 => pool_max_magnitude(self.n(), r, |i, j| a2[[i, j]]),
+            MapKind::Diff => pool_max_magnitude(self.n(), r, |i, j| a1[[i, j]] - lambda * a2[[i, j]]),
+        }
+    }
+
+    /// One query's weights over all keys: standard (A1) and differential (A1 − λA2).
+    pub fn row(&self, i: usize, lambda: f32) -> (Vec<f32>, Vec<f32>) {
+        let a1 = self.maps.a1.row(i).to_vec();
+        let diff = a1.iter().zip(self.maps.a2.row(i)).map(|(a, b)| a - lambda * b).collect();
+        (a1, diff)
+    }
+
+    /// SNR of A1 − λA2 over the slider's λ range, and the best λ in it.
+    pub fn lambda_curve(&self, points: usize) -> (Vec<SnrPoint>, SnrPoint) {
+        let curve = self.sweep.curve(&lab::linspace(LAMBDA_RANGE.0, LAMBDA_RANGE.1, points));
+        (curve, self.sweep.best_lambda(LAMBDA_RANGE.0, LAMBDA_RANGE.1))
+    }
+}
+
+/// Noise amplitudes of the SNR-against-noise chart.
+pub fn noise_grid() -> Vec<f32> {
+    lab::linspace(0.0, 6.0, 25)
+}
+
+/// Context lengths of the noise-floor chart: 1k to 128k keys, doubling.
+pub fn context_lengths() -> Vec<usize> {
+    (0..8).map(|k| 1024usize << k).collect()
+}
+
+/// One point of the SNR-against-noise chart (a full problem at that noise amplitude).
+pub fn noise_point(params: &LabParams, lambda: f32, noise: f32) -> lab::NoiseSweepPoint {
+    lab::noise_sweep(params, lambda, &[noise])[0]
+}
+
+pub fn noise_mass_curve(params: &LabParams, lambda: f32) -> Vec<NoiseMassPoint> {
+    lab::noise_mass_curve(params, lambda, &context_lengths())
+}
+
+/// Where standard attention becomes unusable, read off the chart's points by linear
+/// interpolation between the last point above [`UNUSABLE_SNR`] and the first below.
+pub fn unusable_noise(points: &[lab::NoiseSweepPoint]) -> Option<f64> {
+    points.windows(2).find(|w| w[0].standard_snr >= UNUSABLE_SNR && w[1].standard_snr < UNUSABLE_SNR).map(|w| {
+        let (a, b) = (w[0], w[1]);
+        let f = (a.standard_snr - UNUSABLE_SNR) / (a.standard_snr - b.standard_snr);
+        a.noise + f * (b.noise - a.noise)
+    })
+}

@@ -1,0 +1,4 @@
+//! The one small interface the pages call: each computation the page shows, whichever
+//! path (CPU core or GPU) runs it. The pages hold no math; this module holds no UI.
+
+pub mod lab;

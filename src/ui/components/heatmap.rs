@@ -1,0 +1,206 @@
+//! A heatmap drawn with direct pixel writes (one `putImageData` per update, never one
+//! canvas call per cell), with a colour bar, axes, signal-key ticks, a crosshair shared
+//! with its sibling maps, keyboard navigation, and a PNG download.
+
+use crate::viz::colormap::Scale;
+use leptos::html;
+use leptos::prelude::*;
+use std::sync::Arc;
+use wasm_bindgen::{Clamped, JsCast};
+use web_sys::CanvasRenderingContext2d;
+
+/// A map already pooled to `r × r` values, with the scale that colours it.
+#[derive(Clone, Debug)]
+pub struct PooledMap {
+    pub r: usize,
+    pub values: Arc<Vec<f32>>,
+    pub scale: Scale,
+}
+
+impl PartialEq for PooledMap {
+    fn eq(&self, other: &Self) -> bool {
+        self.r == other.r && Arc::ptr_eq(&self.values, &other.values) && self.scale == other.scale
+    }
+}
+
+/// The cell under the pointer (or the keyboard cursor) and where to put the tooltip.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hover {
+    pub i: usize,
+    pub j: usize,
+    pub x: f64,
+    pub y: f64,
+}
+
+fn context_2d(canvas: &web_sys::HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    canvas.get_context("2d").ok().flatten()?.dyn_into().ok()
+}
+
+fn paint(canvas: &web_sys::HtmlCanvasElement, map: &PooledMap) -> Option<()> {
+    let r = map.r as u32;
+    if canvas.width() != r || canvas.height() != r {
+        canvas.set_width(r);
+        canvas.set_height(r);
+    }
+    let mut rgba = vec![255u8; map.values.len() * 4];
+    for (px, v) in rgba.chunks_exact_mut(4).zip(map.values.iter()) {
+        px[..3].copy_from_slice(&map.scale.color(*v));
+    }
+    let image = web_sys::ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), r, r).ok()?;
+    context_2d(canvas)?.put_image_data(&image, 0.0, 0.0).ok()
+}
+
+fn paint_colorbar(canvas: &web_sys::HtmlCanvasElement, scale: &Scale) -> Option<()> {
+    let w = 256u32;
+    canvas.set_width(w);
+    canvas.set_height(1);
+    let mut rgba = vec![255u8; w as usize * 4];
+    for (k, px) in rgba.chunks_exact_mut(4).enumerate() {
+        px[..3].copy_from_slice(&scale.color(scale.value_at(k as f32 / (w - 1) as f32)));
+    }
+    let image = web_sys::ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), w, 1).ok()?;
+    context_2d(canvas)?.put_image_data(&image, 0.0, 0.0).ok()
+}
+
+/// Ticks above the map at the signal keys' columns.
+fn paint_ticks(canvas: &web_sys::HtmlCanvasElement, n: usize, keys: &[usize]) -> Option<()> {
+    let w = 512u32;
+    canvas.set_width(w);
+    canvas.set_height(8);
+    let ctx = context_2d(canvas)?;
+    ctx.clear_rect(0.0, 0.0, w as f64, 8.0);
+    ctx.set_fill_style_str("#111");
+    for &j in keys {
+        let x = (j as f64 + 0.5) / n as f64 * w as f64;
+        ctx.fill_rect(x - 1.5, 0.0, 3.0, 8.0);
+    }
+    Some(())
+}
+
+/// The crosshair, in the map's pixel coordinates.
+fn paint_crosshair(canvas: &web_sys::HtmlCanvasElement, r: usize, n: usize, hover: Option<Hover>) -> Option<()> {
+    let r32 = r as u32;
+    if canvas.width() != r32 {
+        canvas.set_width(r32);
+        canvas.set_height(r32);
+    }
+    let ctx = context_2d(canvas)?;
+    ctx.clear_rect(0.0, 0.0, r as f64, r as f64);
+    let h = hover?;
+    let scale = r as f64 / n as f64;
+    let line = (r as f64 / 256.0).max(1.0);
+    ctx.set_fill_style_str("rgba(240,165,0,0.9)");
+    ctx.fill_rect(0.0, h.i as f64 * scale, r as f64, line.max(scale));
+    ctx.fill_rect(h.j as f64 * scale, 0.0, line.max(scale), r as f64);
+    Some(())
+}
+
+fn download_png(canvas: &web_sys::HtmlCanvasElement, name: &str) -> Option<()> {
+    let url = canvas.to_data_url_with_type("image/png").ok()?;
+    let document = web_sys::window()?.document()?;
+    let a: web_sys::HtmlAnchorElement = document.create_element("a").ok()?.dyn_into().ok()?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    Some(())
+}
+
+#[component]
+pub fn Heatmap(
+    id: &'static str,
+    title: &'static str,
+    explain: &'static str,
+    #[prop(into)] map: Signal<Option<PooledMap>>,
+    #[prop(into)] n: Signal<usize>,
+    #[prop(into)] signal_keys: Signal<Vec<usize>>,
+    hover: RwSignal<Option<Hover>>,
+    on_pick: Callback<usize>,
+) -> impl IntoView {
+    let canvas = NodeRef::<html::Canvas>::new();
+    let overlay = NodeRef::<html::Canvas>::new();
+    let ticks = NodeRef::<html::Canvas>::new();
+    let bar = NodeRef::<html::Canvas>::new();
+
+    Effect::new(move |_| {
+        if let (Some(m), Some(c), Some(b)) = (map.get(), canvas.get(), bar.get()) {
+            paint(&c, &m);
+            paint_colorbar(&b, &m.scale);
+        }
+    });
+    Effect::new(move |_| {
+        if let Some(t) = ticks.get() {
+            paint_ticks(&t, n.get().max(1), &signal_keys.get());
+        }
+    });
+    Effect::new(move |_| {
+        let h = hover.get();
+        if let (Some(o), Some(m)) = (overlay.get(), map.get()) {
+            paint_crosshair(&o, m.r, n.get_untracked().max(1), h);
+        }
+    });
+
+    let cell_at = move |ev: &leptos::ev::MouseEvent| -> Option<Hover> {
+        let c = canvas.get()?;
+        let rect = c.get_bounding_client_rect();
+        let n = n.get_untracked();
+        let fx = (ev.client_x() as f64 - rect.left()) / rect.width();
+        let fy = (ev.client_y() as f64 - rect.top()) / rect.height();
+        if !(0.0..1.0).contains(&fx) || !(0.0..1.0).contains(&fy) || n == 0 {
+            return None;
+        }
+        let idx = |f: f64| ((f * n as f64) as usize).min(n - 1);
+        Some(Hover { i: idx(fy), j: idx(fx), x: ev.client_x() as f64, y: ev.client_y() as f64 })
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let n = n.get_untracked();
+        if n == 0 {
+            return;
+        }
+        let h = hover.get_untracked().unwrap_or(Hover { i: 0, j: 0, x: 0.0, y: 0.0 });
+        let step = (n / 64).max(1);
+        let (i, j) = match ev.key().as_str() {
+            "ArrowUp" => (h.i.saturating_sub(step), h.j),
+            "ArrowDown" => ((h.i + step).min(n - 1), h.j),
+            "ArrowLeft" => (h.i, h.j.saturating_sub(step)),
+            "ArrowRight" => (h.i, (h.j + step).min(n - 1)),
+            "Enter" | " " => {
+                on_pick.run(h.i);
+                ev.prevent_default();
+                return;
+            }
+            _ => return,
+        };
+        ev.prevent_default();
+        let Some(c) = canvas.get_untracked() else { return };
+        let rect = c.get_bounding_client_rect();
+        let at = |k: usize, lo: f64, size: f64| lo + (k as f64 + 0.5) / n as f64 * size;
+        hover.set(Some(Hover { i, j, x: at(j, rect.left(), rect.width()), y: at(i, rect.top(), rect.height()) }));
+    };
+    let bar_label = move |p: f32| map.with(|m| m.as_ref().map(|m| super::readout::readable(m.scale.value_at(p) as f64)).unwrap_or_default());
+
+    view! {
+        <figure class="panel" id=id>
+            <h3>{title}</h3>
+            <p class="explain">{explain}</p>
+            <div class="axis-note">{move || format!("key j → (0 … {}); ticks mark the signal keys", n.get().saturating_sub(1))}</div>
+            <canvas node_ref=ticks class="ticks" style="width:100%;height:8px;display:block" aria-hidden="true"></canvas>
+            <div class="heatmap-wrap">
+                <canvas node_ref=canvas class="map" tabindex="0" role="img"
+                    aria-label=move || format!("{title}: heatmap of {0} queries by {0} keys. Arrow keys move the cursor, Enter plots the row.", n.get())
+                    on:mousemove=move |ev| hover.set(cell_at(&ev))
+                    on:mouseleave=move |_| hover.set(None)
+                    on:click=move |ev| { if let Some(h) = cell_at(&ev) { on_pick.run(h.i) } }
+                    on:keydown=on_key
+                    on:blur=move |_| hover.set(None)></canvas>
+                <canvas node_ref=overlay class="overlay" aria-hidden="true"></canvas>
+            </div>
+            <div class="axis-note">{move || format!("query i ↓ (0 … {})", n.get().saturating_sub(1))}</div>
+            <div class="colorbar">
+                <span>{move || bar_label(0.0)}</span>
+                <canvas node_ref=bar aria-hidden="true"></canvas>
+                <span>{move || bar_label(1.0)}</span>
+            </div>
+            <button on:click=move |_| { if let Some(c) = canvas.get() { download_png(&c, &format!("difflens-{id}.png")); } }>"Download PNG"</button>
+        </figure>
+    }
+}
