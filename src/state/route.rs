@@ -8,9 +8,12 @@ pub enum Page {
     Lab,
     Model,
     Arch,
+    /// Not in the navigation: the in-browser benchmarks the README reports.
+    Bench,
 }
 
 impl Page {
+    /// The pages in the navigation.
     pub const ALL: [Page; 3] = [Page::Lab, Page::Model, Page::Arch];
 
     pub fn slug(self) -> &'static str {
@@ -18,6 +21,7 @@ impl Page {
             Page::Lab => "lab",
             Page::Model => "model",
             Page::Arch => "arch",
+            Page::Bench => "bench",
         }
     }
 
@@ -26,6 +30,7 @@ impl Page {
             Page::Lab => "Noise-floor lab",
             Page::Model => "Model explorer",
             Page::Arch => "Architecture calculator",
+            Page::Bench => "Benchmarks",
         }
     }
 }
@@ -43,7 +48,7 @@ impl Route {
     pub fn parse(hash: &str) -> Self {
         let rest = hash.trim_start_matches('#').trim_start_matches('/');
         let (slug, q) = rest.split_once('?').unwrap_or((rest, ""));
-        let found = Page::ALL.into_iter().find(|p| p.slug() == slug);
+        let found = Page::ALL.into_iter().chain([Page::Bench]).find(|p| p.slug() == slug);
         let unknown_page = (found.is_none() && !slug.is_empty()).then(|| slug.to_string());
         Route { page: found.unwrap_or(Page::Lab), params: query::parse(q), unknown_page }
     }

@@ -1,7 +1,7 @@
 //! The shell: header with the backend badge, navigation, and the current page.
 
 use super::backend::{detect, Backend};
-use super::pages::{arch::ArchPage, lab::LabPage, model::ModelPage};
+use super::pages::{arch::ArchPage, bench::BenchPage, lab::LabPage, model::ModelPage};
 use super::route::{self, Page};
 use leptos::prelude::*;
 
@@ -39,6 +39,7 @@ pub fn App() -> impl IntoView {
                 Page::Lab => view! { <LabPage route backend /> }.into_any(),
                 Page::Model => view! { <ModelPage /> }.into_any(),
                 Page::Arch => view! { <ArchPage route /> }.into_any(),
+                Page::Bench => view! { <BenchPage /> }.into_any(),
             }}
         </main>
         <footer>

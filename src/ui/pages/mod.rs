@@ -1,3 +1,4 @@
 pub mod arch;
 pub mod lab;
 pub mod model;
+pub mod bench;
