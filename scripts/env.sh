@@ -5,3 +5,8 @@ export PATH="$HOME/.cargo/bin:$_root/node_modules/.bin:$PATH"
 # Trunk must never try to download its tools: there is no network beyond the registries.
 export TRUNK_OFFLINE=true
 unset _root
+# Mesa's Vulkan loader complains on every adapter request without a runtime dir.
+if [ -z "${XDG_RUNTIME_DIR:-}" ]; then
+  export XDG_RUNTIME_DIR=/tmp/difflens-xdg-runtime
+  mkdir -p -m 700 "$XDG_RUNTIME_DIR"
+fi

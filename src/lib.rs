@@ -9,7 +9,6 @@ pub mod core;
 pub mod engine;
 pub mod state;
 pub mod viz;
-#[cfg(target_arch = "wasm32")]
 pub mod gpu;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -222,6 +222,16 @@ fn metrics_from_sums(inputs: &LabInputs, standard: &Sums, diff: &Sums, lambda: f
     LabMetrics { standard: standard.metrics(n_signal, n_noise), differential: diff.metrics(n_signal, n_noise), lambda, diff_row_sum: 1.0 - lambda as f64 }
 }
 
+impl LabMetrics {
+    /// Metrics from sums over all queries, as a GPU reduction returns them:
+    /// `[Σ_signal a1, Σ_noise |a1|, Σ_signal d, Σ_noise |d|]` over `rows` queries.
+    pub fn from_sums(inputs: &LabInputs, rows: usize, sums: [f64; 4], lambda: f32) -> Self {
+        let standard = Sums { signal: sums[0], noise_abs: sums[1], rows };
+        let diff = Sums { signal: sums[2], noise_abs: sums[3], rows };
+        metrics_from_sums(inputs, &standard, &diff, lambda)
+    }
+}
+
 /// Metrics from maps already computed (the page has them for the heatmaps).
 pub fn metrics(inputs: &LabInputs, maps: &LabMaps, lambda: f32) -> LabMetrics {
     let is_signal = inputs.is_signal();

@@ -1,3 +1,8 @@
-//! The WebGPU compute path (wgpu + WGSL in `shaders/`). It never imports the UI.
+//! The WebGPU compute path (wgpu + the WGSL in `shaders/`), compiled natively (tested on
+//! Mesa's lavapipe) and for the browser. It imports the core's types, never the UI.
 
 pub mod context;
+pub mod kernels;
+pub mod lab;
+pub mod ops;
+mod readback;

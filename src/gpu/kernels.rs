@@ -1,0 +1,92 @@
+//! One type per compute pipeline, built from one WGSL file each, plus the buffer
+//! helpers they share. Pipelines use the shader's own bind-group layout (binding i is
+//! the i-th buffer passed to [`Kernel::bind`]).
+
+use wgpu::util::DeviceExt;
+
+pub const SOFTMAX_WGSL: &str = include_str!("../../shaders/softmax.wgsl");
+pub const COMBINE_WGSL: &str = include_str!("../../shaders/combine.wgsl");
+pub const POOL_WGSL: &str = include_str!("../../shaders/pool.wgsl");
+pub const LAB_METRICS_WGSL: &str = include_str!("../../shaders/lab_metrics.wgsl");
+
+/// Invocations per workgroup of the 1-D kernels (a multiple of every GPU's SIMD width,
+/// and the WebGPU default limit).
+pub const WG: u32 = 256;
+
+pub struct Kernel {
+    pub pipeline: wgpu::ComputePipeline,
+    pub layout: wgpu::BindGroupLayout,
+    label: &'static str,
+}
+
+impl Kernel {
+    pub fn new(device: &wgpu::Device, label: &'static str, source: &str) -> Self {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source: wgpu::ShaderSource::Wgsl(source.into()) });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(label),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let layout = pipeline.get_bind_group_layout(0);
+        Self { pipeline, layout, label }
+    }
+
+    pub fn bind(&self, device: &wgpu::Device, buffers: &[&wgpu::Buffer]) -> wgpu::BindGroup {
+        let entries: Vec<wgpu::BindGroupEntry> = buffers.iter().enumerate().map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() }).collect();
+        device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(self.label), layout: &self.layout, entries: &entries })
+    }
+
+    /// Records one dispatch into `pass`.
+    pub fn dispatch(&self, pass: &mut wgpu::ComputePass, group: &wgpu::BindGroup, workgroups: (u32, u32)) {
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, group, &[]);
+        pass.dispatch_workgroups(workgroups.0, workgroups.1, 1);
+    }
+}
+
+/// A 2-D grid of workgroups covering `invocations` 1-D invocations (x ≤ 65 535).
+pub fn grid_1d(invocations: usize) -> (u32, u32) {
+    let groups = invocations.div_ceil(WG as usize).max(1);
+    let x = groups.min(65_535);
+    (x as u32, groups.div_ceil(x) as u32)
+}
+
+/// Uniform parameters as eight 32-bit words (f32s passed with `to_bits`).
+pub fn uniform(device: &wgpu::Device, label: &str, words: [u32; 8]) -> wgpu::Buffer {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents: &bytes, usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST })
+}
+
+pub fn write_uniform(queue: &wgpu::Queue, buffer: &wgpu::Buffer, words: [u32; 8]) {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    queue.write_buffer(buffer, 0, &bytes);
+}
+
+/// A storage buffer of `count` f32s (at least one, since bindings may not be empty).
+pub fn storage(device: &wgpu::Device, label: &str, count: usize) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: (count.max(1) * 4) as u64,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    })
+}
+
+pub fn staging(device: &wgpu::Device, count: usize) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("staging"),
+        size: (count.max(1) * 4) as u64,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+pub fn write_f32(queue: &wgpu::Queue, buffer: &wgpu::Buffer, data: &[f32]) {
+    let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
+    if !bytes.is_empty() {
+        queue.write_buffer(buffer, 0, &bytes);
+    }
+}

@@ -1,0 +1,139 @@
+//! The noise-floor lab on the GPU, with its buffers resident: a new problem uploads Q
+//! and the two K matrices and runs both softmaxes once; moving λ reruns only the combine,
+//! the heatmap pooling and the metric reductions, and reads back r² pooled values and
+//! N row sums instead of N² entries.
+
+use super::context::GpuContext;
+use super::kernels::{grid_1d, staging, storage, uniform, write_f32, write_uniform, Kernel, COMBINE_WGSL, LAB_METRICS_WGSL, POOL_WGSL, SOFTMAX_WGSL};
+use super::ops::fits;
+use super::readback::read_f32;
+use crate::core::lab::{LabInputs, LabMaps, LabMetrics};
+use ndarray::Array2;
+
+struct Resident {
+    n: usize,
+    a1: wgpu::Buffer,
+    a2: wgpu::Buffer,
+    pooled: wgpu::Buffer,
+    rows: wgpu::Buffer,
+    staging: wgpu::Buffer,
+    combine_params: wgpu::Buffer,
+    pool_params: wgpu::Buffer,
+    combine_group: wgpu::BindGroup,
+    pool_diff_group: wgpu::BindGroup,
+    metrics_group: wgpu::BindGroup,
+}
+
+pub struct GpuLab {
+    softmax: Kernel,
+    combine: Kernel,
+    pool: Kernel,
+    metrics: Kernel,
+    resident: Option<Resident>,
+}
+
+impl GpuLab {
+    /// Compiles the four pipelines once.
+    pub fn new(ctx: &GpuContext) -> Self {
+        let d = &ctx.device;
+        Self {
+            softmax: Kernel::new(d, "softmax", SOFTMAX_WGSL),
+            combine: Kernel::new(d, "combine", COMBINE_WGSL),
+            pool: Kernel::new(d, "pool", POOL_WGSL),
+            metrics: Kernel::new(d, "lab metrics", LAB_METRICS_WGSL),
+            resident: None,
+        }
+    }
+
+    /// Uploads a problem and computes A1 and A2 on the GPU; they stay resident.
+    /// Fails (with the limit's name) when an N × N map does not fit this device.
+    pub fn load(&mut self, ctx: &GpuContext, inputs: &LabInputs) -> Result<(), String> {
+        let (n, d) = inputs.q.dim();
+        fits(ctx, n, n)?;
+        let dev = &ctx.device;
+        let upload = |label: &str, m: &ndarray::Array2<f32>| {
+            let b = storage(dev, label, m.len());
+            write_f32(&ctx.queue, &b, m.as_slice().expect("lab matrices are row-major"));
+            b
+        };
+        let (q, k1, k2) = (upload("q", &inputs.q), upload("k1", &inputs.k1), upload("k2", &inputs.k2));
+        let mask: Vec<u32> = inputs.is_signal().into_iter().map(u32::from).collect();
+        let mask_buf = storage(dev, "signal mask", n);
+        ctx.queue.write_buffer(&mask_buf, 0, &mask.iter().flat_map(|m| m.to_le_bytes()).collect::<Vec<u8>>());
+        let (a1, a2, diff) = (storage(dev, "A1", n * n), storage(dev, "A2", n * n), storage(dev, "A1-λA2", n * n));
+        let max_px = n;
+        let pooled = storage(dev, "pooled", max_px * max_px);
+        let rows = storage(dev, "row sums", 4 * n);
+        let lambdas = storage(dev, "λ per row", 1);
+        let softmax_params = uniform(dev, "softmax params", [n as u32, n as u32, d as u32, 0, inputs.scale().to_bits(), 0, 0, 0]);
+        let combine_params = uniform(dev, "combine params", [0; 8]);
+        let pool_params = uniform(dev, "pool params", [0; 8]);
+        let metrics_params = uniform(dev, "metrics params", [n as u32, 0, 0, 0, 0, 0, 0, 0]);
+
+        let mut encoder = dev.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            for (k, out) in [(&k1, &a1), (&k2, &a2)] {
+                let group = self.softmax.bind(dev, &[&softmax_params, &q, k, out]);
+                self.softmax.dispatch(&mut pass, &group, (n as u32, 1));
+            }
+        }
+        ctx.queue.submit([encoder.finish()]);
+        self.resident = Some(Resident {
+            n,
+            combine_group: self.combine.bind(dev, &[&combine_params, &a1, &a2, &lambdas, &diff]),
+            pool_diff_group: self.pool.bind(dev, &[&pool_params, &diff, &pooled]),
+            metrics_group: self.metrics.bind(dev, &[&metrics_params, &a1, &diff, &mask_buf, &rows]),
+            staging: staging(dev, (n * n).max(4 * n)),
+            a1,
+            a2,
+            pooled,
+            rows,
+            combine_params,
+            pool_params,
+        });
+        Ok(())
+    }
+
+    fn resident(&self) -> Result<&Resident, String> {
+        self.resident.as_ref().ok_or_else(|| "no lab problem is loaded on the GPU".to_string())
+    }
+
+    /// Both softmax maps, read back once per problem (the page's tooltips and λ sweep
+    /// use them on the host).
+    pub async fn maps(&self, ctx: &GpuContext) -> Result<LabMaps, String> {
+        let r = self.resident()?;
+        let n = r.n;
+        let a1 = read_f32(&ctx.device, &ctx.queue, &r.a1, &r.staging, n * n).await?;
+        let a2 = read_f32(&ctx.device, &ctx.queue, &r.a2, &r.staging, n * n).await?;
+        let shape = |v| Array2::from_shape_vec((n, n), v).expect("readback has the map's size");
+        Ok(LabMaps { a1: shape(a1), a2: shape(a2) })
+    }
+
+    /// The λ-only update: combine, pool the difference to `px × px`, reduce the metrics,
+    /// all in one submission; reads back px² + 4N floats.
+    pub async fn lambda_update(&self, ctx: &GpuContext, inputs: &LabInputs, lambda: f32, px: usize) -> Result<(Vec<f32>, LabMetrics), String> {
+        let r = self.resident()?;
+        let (n, px) = (r.n, px.clamp(1, r.n));
+        let grid = grid_1d(n * n);
+        write_uniform(&ctx.queue, &r.combine_params, [n as u32, n as u32, 0, lambda.to_bits(), grid.0, 0, 0, 0]);
+        write_uniform(&ctx.queue, &r.pool_params, [n as u32, px as u32, 0, 0, 0, 0, 0, 0]);
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            self.combine.dispatch(&mut pass, &r.combine_group, grid);
+            self.pool.dispatch(&mut pass, &r.pool_diff_group, ((px as u32).div_ceil(16), (px as u32).div_ceil(16)));
+            self.metrics.dispatch(&mut pass, &r.metrics_group, (n as u32, 1));
+        }
+        ctx.queue.submit([encoder.finish()]);
+        let pooled = read_f32(&ctx.device, &ctx.queue, &r.pooled, &r.staging, px * px).await?;
+        let rows = read_f32(&ctx.device, &ctx.queue, &r.rows, &r.staging, 4 * n).await?;
+        let mut sums = [0.0f64; 4];
+        for row in rows.chunks_exact(4) {
+            for (s, v) in sums.iter_mut().zip(row) {
+                *s += *v as f64;
+            }
+        }
+        Ok((pooled, LabMetrics::from_sums(inputs, n, sums, lambda)))
+    }
+}

@@ -1,0 +1,81 @@
+//! Single GPU operations on host matrices: what the kernel tests and the page's
+//! "verify" action call. They allocate per call; the resident runners ([`super::lab`])
+//! do not.
+
+use super::context::GpuContext;
+use super::kernels::{grid_1d, staging, storage, uniform, write_f32, Kernel, COMBINE_WGSL, SOFTMAX_WGSL};
+use super::readback::read_f32;
+use crate::core::linalg::Mat;
+use ndarray::Array2;
+
+/// The largest `n_q × n_k` map one storage binding may hold on this device.
+pub fn fits(ctx: &GpuContext, n_q: usize, n_k: usize) -> Result<(), String> {
+    let bytes = (n_q * n_k * 4) as u64;
+    let limit = (ctx.limits.max_storage_buffer_binding_size as u64).min(ctx.limits.max_buffer_size);
+    if bytes > limit {
+        return Err(format!("a {n_q} × {n_k} map needs {} MiB, above this GPU's maxStorageBufferBindingSize/maxBufferSize of {} MiB", bytes >> 20, limit >> 20));
+    }
+    if n_q as u64 > ctx.limits.max_compute_workgroups_per_dimension as u64 {
+        return Err(format!("{n_q} query rows exceed this GPU's maxComputeWorkgroupsPerDimension ({})", ctx.limits.max_compute_workgroups_per_dimension));
+    }
+    Ok(())
+}
+
+/// softmax(q·kᵀ·scale) row by row on the GPU, optionally causal (`[n_q, n_k]`).
+pub async fn softmax_map(ctx: &GpuContext, q: &Mat, k: &Mat, scale: f32, causal: bool) -> Result<Mat, String> {
+    let (n_q, d) = q.dim();
+    let n_k = k.nrows();
+    fits(ctx, n_q, n_k)?;
+    if d > 256 || k.ncols() != d {
+        return Err(format!("head size {d} is not supported (at most 256, and q and k must agree)"));
+    }
+    let dev = &ctx.device;
+    let kernel = Kernel::new(dev, "softmax", SOFTMAX_WGSL);
+    let (qb, kb, out) = (storage(dev, "q", q.len()), storage(dev, "k", k.len()), storage(dev, "scores", n_q * n_k));
+    write_f32(&ctx.queue, &qb, q.as_standard_layout().as_slice().unwrap());
+    write_f32(&ctx.queue, &kb, k.as_standard_layout().as_slice().unwrap());
+    let params = uniform(dev, "softmax params", [n_q as u32, n_k as u32, d as u32, causal as u32, scale.to_bits(), 0, 0, 0]);
+    let group = kernel.bind(dev, &[&params, &qb, &kb, &out]);
+    let mut encoder = dev.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        kernel.dispatch(&mut pass, &group, (n_q as u32, 1));
+    }
+    ctx.queue.submit([encoder.finish()]);
+    let data = read_f32(dev, &ctx.queue, &out, &staging(dev, n_q * n_k), n_q * n_k).await?;
+    Ok(Array2::from_shape_vec((n_q, n_k), data).expect("readback has the map's size"))
+}
+
+/// λ for the combine: one scalar (V1) or one value per row (V2).
+pub enum Lambda<'a> {
+    Scalar(f32),
+    PerRow(&'a [f32]),
+}
+
+/// A1 − λ·A2 on the GPU.
+pub async fn combine_maps(ctx: &GpuContext, a1: &Mat, a2: &Mat, lambda: Lambda<'_>) -> Result<Mat, String> {
+    let (rows, cols) = a1.dim();
+    fits(ctx, rows, cols)?;
+    let dev = &ctx.device;
+    let kernel = Kernel::new(dev, "combine", COMBINE_WGSL);
+    let (b1, b2, out) = (storage(dev, "a1", a1.len()), storage(dev, "a2", a2.len()), storage(dev, "diff", a1.len()));
+    write_f32(&ctx.queue, &b1, a1.as_standard_layout().as_slice().unwrap());
+    write_f32(&ctx.queue, &b2, a2.as_standard_layout().as_slice().unwrap());
+    let (per_row, scalar, rows_lambda) = match lambda {
+        Lambda::Scalar(l) => (0u32, l, vec![0.0]),
+        Lambda::PerRow(v) => (1u32, 0.0, v.to_vec()),
+    };
+    let lb = storage(dev, "lambdas", rows_lambda.len());
+    write_f32(&ctx.queue, &lb, &rows_lambda);
+    let grid = grid_1d(rows * cols);
+    let params = uniform(dev, "combine params", [rows as u32, cols as u32, per_row, scalar.to_bits(), grid.0, 0, 0, 0]);
+    let group = kernel.bind(dev, &[&params, &b1, &b2, &lb, &out]);
+    let mut encoder = dev.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        kernel.dispatch(&mut pass, &group, grid);
+    }
+    ctx.queue.submit([encoder.finish()]);
+    let data = read_f32(dev, &ctx.queue, &out, &staging(dev, rows * cols), rows * cols).await?;
+    Ok(Array2::from_shape_vec((rows, cols), data).expect("readback has the map's size"))
+}

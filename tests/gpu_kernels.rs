@@ -1,0 +1,119 @@
+//! The WGSL kernels through wgpu on a real adapter (in CI: Mesa's lavapipe, from
+//! Debian's `mesa-vulkan-drivers`), against the CPU core, on awkward shapes.
+//!
+//! A missing adapter fails these tests loudly; they never skip.
+//!
+//! Tolerances: maps are probabilities computed in f32 on both sides; the GPU's `exp`
+//! and summation order differ from the CPU's by a few ulps of values ≤ 1, so 1e-5
+//! absolute on maps (the bound) leaves two orders of magnitude of margin while
+//! any indexing, masking or scaling error shows up at 1e-3 or more. Metrics are ratios
+//! of sums of N² such values; we compare them relatively at 1e-4.
+
+use difflens::core::lab::{self, LabParams};
+use difflens::core::linalg::Mat;
+use difflens::core::init::{normal_matrix, seeded};
+use difflens::core::softmax::{apply_mask, softmax_rows};
+use difflens::gpu::context::GpuContext;
+use difflens::gpu::lab::GpuLab;
+use difflens::gpu::ops::{combine_maps, softmax_map, Lambda};
+use difflens::viz::pooling::pool_max_magnitude;
+
+const MAP_TOL: f32 = 1e-5;
+
+fn ctx() -> GpuContext {
+    pollster::block_on(GpuContext::request(wgpu::Backends::VULKAN)).unwrap_or_else(|e| {
+        panic!("no Vulkan adapter for the GPU tests ({e}); install Debian's mesa-vulkan-drivers (scripts/install-test-deps.sh does)")
+    })
+}
+
+fn max_diff(a: &Mat, b: &Mat) -> f32 {
+    assert_eq!(a.dim(), b.dim());
+    a.iter().zip(b.iter()).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+}
+
+fn cpu_softmax(q: &Mat, k: &Mat, scale: f32, causal: bool) -> Mat {
+    let mut s = q.dot(&k.t()) * scale;
+    apply_mask(s.view_mut(), 0, causal);
+    softmax_rows(s.view_mut());
+    s
+}
+
+#[test]
+fn softmax_kernel_matches_the_core_on_awkward_shapes() {
+    let ctx = ctx();
+    // T = 1, T below / above / not a multiple of the 256-wide workgroup, odd head sizes.
+    for (t, d, causal) in [(1, 8, true), (7, 3, true), (7, 3, false), (255, 32, true), (257, 32, false), (300, 64, true), (600, 17, false)] {
+        let q = normal_matrix(&mut seeded(t as u64), t, d, 1.0);
+        let k = normal_matrix(&mut seeded(t as u64 + 1), t, d, 1.5);
+        let scale = (d as f32).powf(-0.5);
+        let gpu = pollster::block_on(softmax_map(&ctx, &q, &k, scale, causal)).unwrap();
+        let cpu = cpu_softmax(&q, &k, scale, causal);
+        let err = max_diff(&gpu, &cpu);
+        assert!(err < MAP_TOL, "T={t} d={d} causal={causal}: max error {err}");
+        if causal && t > 1 {
+            assert_eq!(gpu[[0, t - 1]], 0.0, "causal maps are zero above the diagonal");
+        }
+    }
+}
+
+#[test]
+fn softmax_kernel_survives_extreme_logits() {
+    let ctx = ctx();
+    let q = normal_matrix(&mut seeded(5), 9, 4, 60.0);
+    let k = normal_matrix(&mut seeded(6), 9, 4, 60.0);
+    let gpu = pollster::block_on(softmax_map(&ctx, &q, &k, 0.5, true)).unwrap();
+    assert!(gpu.iter().all(|v| v.is_finite()), "no NaN or infinity from huge logits");
+    assert!(max_diff(&gpu, &cpu_softmax(&q, &k, 0.5, true)) < MAP_TOL);
+}
+
+#[test]
+fn combine_kernel_handles_scalar_and_per_row_lambda() {
+    let ctx = ctx();
+    let a1 = normal_matrix(&mut seeded(7), 33, 33, 1.0);
+    let a2 = normal_matrix(&mut seeded(8), 33, 33, 1.0);
+    for lambda in [-0.7f32, 0.0, 1.6] {
+        let gpu = pollster::block_on(combine_maps(&ctx, &a1, &a2, Lambda::Scalar(lambda))).unwrap();
+        assert!(max_diff(&gpu, &(&a1 - &(&a2 * lambda))) < 1e-6);
+    }
+    let per_row: Vec<f32> = (0..33).map(|i| i as f32 / 32.0).collect();
+    let gpu = pollster::block_on(combine_maps(&ctx, &a1, &a2, Lambda::PerRow(&per_row))).unwrap();
+    let mut want = a1.clone();
+    for (i, mut row) in want.rows_mut().into_iter().enumerate() {
+        row.zip_mut_with(&a2.row(i), |a, b| *a -= per_row[i] * b);
+    }
+    assert!(max_diff(&gpu, &want) < 1e-6);
+}
+
+#[test]
+fn resident_lab_matches_the_core_and_lambda_only_updates_agree() {
+    let ctx = ctx();
+    let mut gpu_lab = GpuLab::new(&ctx);
+    for n in [2usize, 100, 257, 1024] {
+        let params = LabParams { n, seed: n as u64, ..LabParams::default() };
+        let inputs = lab::generate(&params);
+        let cpu = lab::maps(&inputs);
+        gpu_lab.load(&ctx, &inputs).unwrap();
+        let maps = pollster::block_on(gpu_lab.maps(&ctx)).unwrap();
+        assert!(max_diff(&maps.a1, &cpu.a1) < MAP_TOL && max_diff(&maps.a2, &cpu.a2) < MAP_TOL, "N={n}");
+        for lambda in [-0.5f32, 0.0, 0.8, 1.4] {
+            let px = n.min(384);
+            let (pooled, metrics) = pollster::block_on(gpu_lab.lambda_update(&ctx, &inputs, lambda, px)).unwrap();
+            let want = pool_max_magnitude(n, px, |i, j| cpu.a1[[i, j]] - lambda * cpu.a2[[i, j]]);
+            let err = pooled.iter().zip(&want).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+            assert!(err < MAP_TOL, "N={n} λ={lambda}: pooled difference off by {err}");
+            let cm = lab::metrics(&inputs, &cpu, lambda);
+            for (g, c) in [(metrics.standard.snr, cm.standard.snr), (metrics.differential.snr, cm.differential.snr), (metrics.differential.noise_mass, cm.differential.noise_mass)] {
+                assert!((g - c).abs() <= 1e-4 * c.abs().max(1e-12), "N={n} λ={lambda}: {g} vs {c}");
+            }
+        }
+    }
+}
+
+#[test]
+fn maps_beyond_the_device_limits_are_refused_with_the_limit_named() {
+    let ctx = ctx();
+    let limit = (ctx.limits.max_storage_buffer_binding_size as u64).min(ctx.limits.max_buffer_size);
+    let n = ((limit / 4) as f64).sqrt() as usize + 1;
+    let err = difflens::gpu::ops::fits(&ctx, n, n).unwrap_err();
+    assert!(err.contains("maxStorageBufferBindingSize"), "{err}");
+}
