@@ -16,12 +16,59 @@ struct Resident {
     a2: wgpu::Buffer,
     pooled: wgpu::Buffer,
     rows: wgpu::Buffer,
-    staging: wgpu::Buffer,
+    /// For the one-off map readback (N² floats).
+    maps_staging: wgpu::Buffer,
+    /// For the λ readbacks (px² + 4N floats); the caller keeps one in flight at a time.
+    lambda_staging: wgpu::Buffer,
     combine_params: wgpu::Buffer,
     pool_params: wgpu::Buffer,
     combine_group: wgpu::BindGroup,
     pool_diff_group: wgpu::BindGroup,
     metrics_group: wgpu::BindGroup,
+}
+
+/// The readback of a freshly loaded problem's maps. It holds its own buffer handles, so
+/// awaiting it borrows nothing: a newer problem may be loaded meanwhile.
+pub struct MapsReadback {
+    n: usize,
+    a1: wgpu::Buffer,
+    a2: wgpu::Buffer,
+    staging: wgpu::Buffer,
+}
+
+impl MapsReadback {
+    pub async fn read(self, ctx: &GpuContext) -> Result<LabMaps, String> {
+        let n = self.n;
+        let a1 = read_f32(&ctx.device, &ctx.queue, &self.a1, &self.staging, n * n).await?;
+        let a2 = read_f32(&ctx.device, &ctx.queue, &self.a2, &self.staging, n * n).await?;
+        let shape = |v| Array2::from_shape_vec((n, n), v).expect("readback has the map's size");
+        Ok(LabMaps { a1: shape(a1), a2: shape(a2) })
+    }
+}
+
+/// The readback of one λ update: the pooled difference map and the per-query sums.
+pub struct LambdaReadback {
+    n: usize,
+    px: usize,
+    lambda: f32,
+    pooled: wgpu::Buffer,
+    rows: wgpu::Buffer,
+    staging: wgpu::Buffer,
+}
+
+impl LambdaReadback {
+    /// The pooled A1 − λ·A2 (`px × px`) and the metrics, summed in f64 on the host.
+    pub async fn read(self, ctx: &GpuContext, inputs: &LabInputs) -> Result<(Vec<f32>, LabMetrics), String> {
+        let pooled = read_f32(&ctx.device, &ctx.queue, &self.pooled, &self.staging, self.px * self.px).await?;
+        let rows = read_f32(&ctx.device, &ctx.queue, &self.rows, &self.staging, 4 * self.n).await?;
+        let mut sums = [0.0f64; 4];
+        for row in rows.chunks_exact(4) {
+            for (s, v) in sums.iter_mut().zip(row) {
+                *s += *v as f64;
+            }
+        }
+        Ok((pooled, LabMetrics::from_sums(inputs, self.n, sums, self.lambda)))
+    }
 }
 
 pub struct GpuLab {
@@ -46,8 +93,8 @@ impl GpuLab {
     }
 
     /// Uploads a problem and computes A1 and A2 on the GPU; they stay resident.
-    /// Fails (with the limit's name) when an N × N map does not fit this device.
-    pub fn load(&mut self, ctx: &GpuContext, inputs: &LabInputs) -> Result<(), String> {
+    /// Fails (naming the limit) when an N × N map does not fit this device.
+    pub fn load(&mut self, ctx: &GpuContext, inputs: &LabInputs) -> Result<MapsReadback, String> {
         let (n, d) = inputs.q.dim();
         fits(ctx, n, n)?;
         let dev = &ctx.device;
@@ -57,12 +104,11 @@ impl GpuLab {
             b
         };
         let (q, k1, k2) = (upload("q", &inputs.q), upload("k1", &inputs.k1), upload("k2", &inputs.k2));
-        let mask: Vec<u32> = inputs.is_signal().into_iter().map(u32::from).collect();
+        let mask: Vec<u8> = inputs.is_signal().into_iter().flat_map(|m| u32::from(m).to_le_bytes()).collect();
         let mask_buf = storage(dev, "signal mask", n);
-        ctx.queue.write_buffer(&mask_buf, 0, &mask.iter().flat_map(|m| m.to_le_bytes()).collect::<Vec<u8>>());
+        ctx.queue.write_buffer(&mask_buf, 0, &mask);
         let (a1, a2, diff) = (storage(dev, "A1", n * n), storage(dev, "A2", n * n), storage(dev, "A1-λA2", n * n));
-        let max_px = n;
-        let pooled = storage(dev, "pooled", max_px * max_px);
+        let pooled = storage(dev, "pooled", n * n);
         let rows = storage(dev, "row sums", 4 * n);
         let lambdas = storage(dev, "λ per row", 1);
         let softmax_params = uniform(dev, "softmax params", [n as u32, n as u32, d as u32, 0, inputs.scale().to_bits(), 0, 0, 0]);
@@ -79,41 +125,29 @@ impl GpuLab {
             }
         }
         ctx.queue.submit([encoder.finish()]);
-        self.resident = Some(Resident {
+        let resident = Resident {
             n,
             combine_group: self.combine.bind(dev, &[&combine_params, &a1, &a2, &lambdas, &diff]),
             pool_diff_group: self.pool.bind(dev, &[&pool_params, &diff, &pooled]),
             metrics_group: self.metrics.bind(dev, &[&metrics_params, &a1, &diff, &mask_buf, &rows]),
-            staging: staging(dev, (n * n).max(4 * n)),
+            maps_staging: staging(dev, n * n),
+            lambda_staging: staging(dev, (n * n).max(4 * n)),
             a1,
             a2,
             pooled,
             rows,
             combine_params,
             pool_params,
-        });
-        Ok(())
+        };
+        let readback = MapsReadback { n, a1: resident.a1.clone(), a2: resident.a2.clone(), staging: resident.maps_staging.clone() };
+        self.resident = Some(resident);
+        Ok(readback)
     }
 
-    fn resident(&self) -> Result<&Resident, String> {
-        self.resident.as_ref().ok_or_else(|| "no lab problem is loaded on the GPU".to_string())
-    }
-
-    /// Both softmax maps, read back once per problem (the page's tooltips and λ sweep
-    /// use them on the host).
-    pub async fn maps(&self, ctx: &GpuContext) -> Result<LabMaps, String> {
-        let r = self.resident()?;
-        let n = r.n;
-        let a1 = read_f32(&ctx.device, &ctx.queue, &r.a1, &r.staging, n * n).await?;
-        let a2 = read_f32(&ctx.device, &ctx.queue, &r.a2, &r.staging, n * n).await?;
-        let shape = |v| Array2::from_shape_vec((n, n), v).expect("readback has the map's size");
-        Ok(LabMaps { a1: shape(a1), a2: shape(a2) })
-    }
-
-    /// The λ-only update: combine, pool the difference to `px × px`, reduce the metrics,
-    /// all in one submission; reads back px² + 4N floats.
-    pub async fn lambda_update(&self, ctx: &GpuContext, inputs: &LabInputs, lambda: f32, px: usize) -> Result<(Vec<f32>, LabMetrics), String> {
-        let r = self.resident()?;
+    /// The λ-only update: combine, pool the difference to `px × px` and reduce the
+    /// metrics in one submission; the readback moves px² + 4N floats, not N².
+    pub fn lambda_update(&self, ctx: &GpuContext, lambda: f32, px: usize) -> Result<LambdaReadback, String> {
+        let r = self.resident.as_ref().ok_or_else(|| "no lab problem is loaded on the GPU".to_string())?;
         let (n, px) = (r.n, px.clamp(1, r.n));
         let grid = grid_1d(n * n);
         write_uniform(&ctx.queue, &r.combine_params, [n as u32, n as u32, 0, lambda.to_bits(), grid.0, 0, 0, 0]);
@@ -126,14 +160,6 @@ impl GpuLab {
             self.metrics.dispatch(&mut pass, &r.metrics_group, (n as u32, 1));
         }
         ctx.queue.submit([encoder.finish()]);
-        let pooled = read_f32(&ctx.device, &ctx.queue, &r.pooled, &r.staging, px * px).await?;
-        let rows = read_f32(&ctx.device, &ctx.queue, &r.rows, &r.staging, 4 * n).await?;
-        let mut sums = [0.0f64; 4];
-        for row in rows.chunks_exact(4) {
-            for (s, v) in sums.iter_mut().zip(row) {
-                *s += *v as f64;
-            }
-        }
-        Ok((pooled, LabMetrics::from_sums(inputs, n, sums, lambda)))
+        Ok(LambdaReadback { n, px, lambda, pooled: r.pooled.clone(), rows: r.rows.clone(), staging: r.lambda_staging.clone() })
     }
 }
