@@ -217,18 +217,18 @@ impl Sums {
 }
 
 fn metrics_from_sums(inputs: &LabInputs, standard: &Sums, diff: &Sums, lambda: f32) -> LabMetrics {
-    let n_signal = inputs.signal_keys.len();
-    let n_noise = inputs.n() - n_signal;
-    LabMetrics { standard: standard.metrics(n_signal, n_noise), differential: diff.metrics(n_signal, n_noise), lambda, diff_row_sum: 1.0 - lambda as f64 }
+    let sums = [standard.signal, standard.noise_abs, diff.signal, diff.noise_abs];
+    LabMetrics::from_sums(inputs.n(), inputs.signal_keys.len(), standard.rows, sums, lambda)
 }
 
 impl LabMetrics {
     /// Metrics from sums over all queries, as a GPU reduction returns them:
     /// `[Σ_signal a1, Σ_noise |a1|, Σ_signal d, Σ_noise |d|]` over `rows` queries.
-    pub fn from_sums(inputs: &LabInputs, rows: usize, sums: [f64; 4], lambda: f32) -> Self {
+    pub fn from_sums(n_keys: usize, n_signal: usize, rows: usize, sums: [f64; 4], lambda: f32) -> Self {
         let standard = Sums { signal: sums[0], noise_abs: sums[1], rows };
         let diff = Sums { signal: sums[2], noise_abs: sums[3], rows };
-        metrics_from_sums(inputs, &standard, &diff, lambda)
+        let n_noise = n_keys - n_signal;
+        LabMetrics { standard: standard.metrics(n_signal, n_noise), differential: diff.metrics(n_signal, n_noise), lambda, diff_row_sum: 1.0 - lambda as f64 }
     }
 }
 

@@ -2,7 +2,11 @@
 //! then cheap queries per λ, so dragging λ never recomputes a softmax.
 
 use crate::core::lab::{self, LabInputs, LabMaps, LabMetrics, LabParams, LambdaSweep, NoiseMassPoint, SnrPoint};
+use crate::gpu::context::GpuContext;
+use crate::gpu::lab::{GpuLab, LambdaReadback};
 use crate::viz::pooling::pool_max_magnitude;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Which of the three maps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -22,6 +26,8 @@ pub struct LabRun {
     pub inputs: LabInputs,
     pub maps: LabMaps,
     pub sweep: LambdaSweep,
+    /// The softmax maps came from the GPU, whose resident copies answer λ queries.
+    pub on_gpu: bool,
 }
 
 /// The standard-attention SNR below which the page calls attention "unusable": a signal
@@ -42,7 +48,7 @@ impl LabRun {
     /// Wraps maps computed elsewhere (the GPU path) with the same CPU-side structures.
     pub fn from_maps(params: LabParams, inputs: LabInputs, maps: LabMaps) -> Self {
         let sweep = LambdaSweep::new(&inputs, &maps);
-        Self { params, inputs, maps, sweep }
+        Self { params, inputs, maps, sweep, on_gpu: false }
     }
 
     pub fn n(&self) -> usize {
@@ -113,4 +119,33 @@ pub fn unusable_noise(points: &[lab::NoiseSweepPoint]) -> Option<f64> {
         let f = (a.standard_snr - UNUSABLE_SNR) / (a.standard_snr - b.standard_snr);
         a.noise + f * (b.noise - a.noise)
     })
+}
+
+/// The GPU and the lab's resident buffers on it.
+pub struct GpuSession {
+    pub ctx: Rc<GpuContext>,
+    lab: RefCell<GpuLab>,
+}
+
+impl GpuSession {
+    pub fn new(ctx: Rc<GpuContext>) -> Self {
+        let lab = RefCell::new(GpuLab::new(&ctx));
+        Self { ctx, lab }
+    }
+
+    /// A new problem on the GPU: both softmaxes there, the maps read back once.
+    pub async fn run(&self, params: &LabParams) -> Result<LabRun, String> {
+        let inputs = lab::generate(params);
+        let readback = self.lab.borrow_mut().load(&self.ctx, &inputs)?;
+        let maps = readback.read(&self.ctx).await?;
+        let mut run = LabRun::from_maps(params.clone(), inputs, maps);
+        run.on_gpu = true;
+        Ok(run)
+    }
+
+    /// Starts a λ-only update on the resident maps; await `.read(ctx, n_signal)`.
+    /// Keep one in flight at a time (they share a staging buffer).
+    pub fn lambda_update(&self, lambda: f32, px: usize) -> Result<LambdaReadback, String> {
+        self.lab.borrow().lambda_update(&self.ctx, lambda, px)
+    }
 }

@@ -58,7 +58,7 @@ pub struct LambdaReadback {
 
 impl LambdaReadback {
     /// The pooled A1 − λ·A2 (`px × px`) and the metrics, summed in f64 on the host.
-    pub async fn read(self, ctx: &GpuContext, inputs: &LabInputs) -> Result<(Vec<f32>, LabMetrics), String> {
+    pub async fn read(self, ctx: &GpuContext, n_signal: usize) -> Result<(Vec<f32>, LabMetrics), String> {
         let pooled = read_f32(&ctx.device, &ctx.queue, &self.pooled, &self.staging, self.px * self.px).await?;
         let rows = read_f32(&ctx.device, &ctx.queue, &self.rows, &self.staging, 4 * self.n).await?;
         let mut sums = [0.0f64; 4];
@@ -67,7 +67,7 @@ impl LambdaReadback {
                 *s += *v as f64;
             }
         }
-        Ok((pooled, LabMetrics::from_sums(inputs, self.n, sums, self.lambda)))
+        Ok((pooled, LabMetrics::from_sums(self.n, n_signal, self.n, sums, self.lambda)))
     }
 }
 

@@ -14,16 +14,32 @@ const pixels = (page, sel) => page.evaluate((sel) => {
   return `${c.width}x${c.height}:${h}`;
 }, sel);
 
-/** Sets a range input the way a drag does (value + input event), then waits two frames. */
+/**
+ * Sets a range input the way a drag does (value + input event) and returns the time
+ * until the result is painted: for λ, until the readouts show 1 − λ (on the GPU path
+ * they arrive with the asynchronous readback), then two animation frames.
+ */
 const slide = (page, id, value, commit = false) => page.evaluate(async ({ id, value, commit }) => {
   const el = document.getElementById(id);
   const t0 = performance.now();
   el.value = String(value);
   el.dispatchEvent(new Event('input', { bubbles: true }));
   if (commit) el.dispatchEvent(new Event('change', { bubbles: true }));
-  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const frame = () => new Promise((r) => requestAnimationFrame(r));
+  if (id === 'lambda') {
+    const want = 1 - Number(value);
+    while (Math.abs(Number(document.querySelector('#row-sum')?.dataset.value) - want) > 1e-6) {
+      await frame();
+      if (performance.now() - t0 > 20000) throw new Error(`λ = ${value} never reached the readouts`);
+    }
+  }
+  await frame();
+  await frame();
   return performance.now() - t0;
 }, { id, value, commit });
+
+/** Waits until the λ pipeline is idle (GPU readbacks are asynchronous). */
+const settle = (page) => page.evaluate(() => new Promise((r) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(r)), 50)));
 
 const value = async (page, id) => Number(await page.getAttribute(`#${id}`, 'data-value'));
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
@@ -38,21 +54,39 @@ for (const mode of ['gpu', 'cpu']) {
       const page = await b.open('#/lab?lambda=0.8&n=256&noise=1.5&signal=5&k=4&common=0.95&seed=1');
       await page.waitForSelector('#map-diff canvas.map');
       await page.waitForFunction(() => document.querySelector('#snr-standard')?.dataset.value !== undefined);
+      const path = mode === 'gpu' ? 'Computed on WebGPU' : 'Computed on CPU';
+      await page.waitForFunction((p) => document.querySelector('#compute-note')?.textContent.startsWith(p), path);
       readouts[mode] = { standard: await value(page, 'snr-standard'), diff: await value(page, 'snr-diff') };
+      const note = await page.textContent('#compute-note');
+      if (mode === 'gpu') {
+        assert.match(note, /Computed on WebGPU/, 'the lab runs on the GPU when the badge says WebGPU');
+        // Verify: the same problem on the CPU; maps within 1e-5.
+        await page.click('#verify');
+        await page.waitForFunction(() => document.querySelector('#verify-result')?.dataset.maxAbs);
+        const worst = Number(await page.getAttribute('#verify-result', 'data-max-abs'));
+        console.log(`verify: ${await page.textContent('#verify-result')}`);
+        assert.ok(worst <= 1e-5, `GPU and CPU maps differ by ${worst}`);
+      } else {
+        assert.match(note, /Computed on CPU \(WebAssembly\)/);
+      }
 
       // Drag λ: only the difference map changes; λ = 0 makes the difference equal A1's SNR.
       const [a1, a2, d] = [await pixels(page, '#map-a1 canvas.map'), await pixels(page, '#map-a2 canvas.map'), await pixels(page, '#map-diff canvas.map')];
       await slide(page, 'lambda', 0.3);
+      await page.waitForFunction(() => Math.abs(Number(document.querySelector('#row-sum').dataset.value) - 0.7) < 1e-6);
+      await settle(page);
       assert.equal(await pixels(page, '#map-a1 canvas.map'), a1, 'A1 does not move with λ');
       assert.equal(await pixels(page, '#map-a2 canvas.map'), a2, 'A2 does not move with λ');
       assert.notEqual(await pixels(page, '#map-diff canvas.map'), d, 'the difference map follows λ');
       assert.equal(await page.textContent('[data-testid="lambda-value"]'), '0.30');
       assert.ok(Math.abs(await value(page, 'row-sum') - 0.7) < 1e-6, 'rows of A1 − λA2 sum to 1 − λ');
       await slide(page, 'lambda', 0);
+      await page.waitForFunction(() => Number(document.querySelector('#row-sum').dataset.value) === 1);
       assert.ok(Math.abs(await value(page, 'snr-diff') - await value(page, 'snr-standard')) < 1e-9 * await value(page, 'snr-standard'), 'λ = 0 is standard attention');
       assert.match(page.url(), /lambda=0(&|$)/, 'the link follows the slider');
 
       // Hover: a tooltip with the three values, synced crosshair.
+      await page.locator('#map-a1 canvas.map').scrollIntoViewIfNeeded();
       const box = await page.locator('#map-a1 canvas.map').boundingBox();
       await page.mouse.move(box.x + box.width * 128.5 / 256, box.y + box.height * 64.5 / 256);
       const tip = await page.textContent('#map-tooltip');
@@ -67,6 +101,7 @@ for (const mode of ['gpu', 'cpu']) {
       const snrBefore = await value(page, 'snr-standard');
       await slide(page, 'n', 10, true); // log2(1024)
       await page.waitForFunction(() => document.querySelector('#map-a1 .axis-note').textContent.includes('1023'));
+      await page.waitForFunction((before) => Number(document.querySelector('#snr-standard').dataset.value) !== before, snrBefore);
       assert.notEqual(await value(page, 'snr-standard'), snrBefore);
       assert.match(await page.textContent('#pooling-note'), /1024 × 1024 maps shown at 384 × 384 pixels/);
 
@@ -85,7 +120,9 @@ for (const mode of ['gpu', 'cpu']) {
       const again = await b.open(link.slice(link.indexOf('#')));
       assert.equal(await again.textContent('[data-testid="n-value"]'), '2048');
       assert.equal(await again.textContent('[data-testid="lambda-value"]'), await page.textContent('[data-testid="lambda-value"]'));
-      assert.equal(await value(again, 'snr-standard'), await value(page, 'snr-standard'));
+      await again.waitForFunction(() => document.querySelector('#compute-note')?.textContent.startsWith('Computed on'));
+      const [s1, s2] = [await value(again, 'snr-standard'), await value(page, 'snr-standard')];
+      assert.ok(Math.abs(s1 - s2) <= 1e-5 * s2, `same SNR from the same link: ${s1} vs ${s2}`);
 
       // A link full of garbage: clamped, reported, and the page still works.
       const bad = await b.open('#/lab?lambda=banana&n=999999&noise=-4&k=9999&zzz=1&row=x');

@@ -1,7 +1,7 @@
 //! The noise-floor lab: A1, A2 and A1 − λ·A2 side by side, the knobs that change them,
 //! the numbers that summarise them, and the charts that explain them.
 
-use super::super::backend::Backend;
+use super::super::backend::{self, Backend};
 use super::super::components::chart::{Chart, ChartSpec, Marker, Series, BLUE, GREY, ORANGE, RED};
 use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::components::readout::{readable, Readout};
@@ -9,11 +9,13 @@ use super::super::components::slider::Slider;
 use super::super::route::{self, Page, Route};
 use crate::core::lab::{LabMetrics, NoiseMassPoint, NoiseSweepPoint, SnrPoint};
 use crate::core::lambda::lambda_init_for_depth;
-use crate::engine::lab::{self as engine, LabRun, MapKind};
+use crate::core::lab;
+use crate::engine::lab::{self as engine, GpuSession, LabRun, MapKind};
 use crate::state::lab_state::{bounds, LabState};
 use crate::viz::colormap::{Contrast, Scale};
 use crate::viz::pooling::pooled_size;
 use leptos::prelude::*;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// Heatmaps are pooled to at most this many pixels a side.
@@ -64,12 +66,59 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
     // λ as of the last release of the slider: the slow charts follow this one.
     let lambda_committed = RwSignal::new(state.get_untracked().lambda);
 
+    // The GPU session exists while the WebGPU path is active (a lost device drops it).
+    let session = StoredValue::new_local(None::<Rc<GpuSession>>);
+    let gpu_note = RwSignal::new(None::<String>);
+    let computed_on = RwSignal::new(String::new());
+    let problem_generation = StoredValue::new(0u64);
+
+    // A new problem: on the GPU when there is one (maps read back once), else the CPU.
     Effect::new(move |_| {
         let params = problem.get();
+        let gpu = backend.with(|b| matches!(b, Backend::WebGpu { .. })).then(backend::gpu).flatten();
+        let sess = match gpu {
+            None => {
+                session.set_value(None);
+                None
+            }
+            Some(ctx) => {
+                if session.with_value(|s| s.as_ref().is_none_or(|s| !Rc::ptr_eq(&s.ctx, &ctx))) {
+                    session.set_value(Some(Rc::new(GpuSession::new(ctx))));
+                }
+                session.get_value()
+            }
+        };
+        problem_generation.update_value(|g| *g += 1);
+        let mine = problem_generation.get_value();
         let t0 = now_ms();
-        run.set_value(Some(LabRun::compute_cpu(&params)));
-        version.update(|v| *v += 1);
-        timing.update(|t| t.problem_ms = now_ms() - t0);
+        let Some(sess) = sess else {
+            run.set_value(Some(LabRun::compute_cpu(&params)));
+            computed_on.set("CPU (WebAssembly)".into());
+            version.update(|v| *v += 1);
+            timing.update(|t| t.problem_ms = now_ms() - t0);
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let result = sess.run(&params).await;
+            if problem_generation.try_get_value() != Some(mine) {
+                return;
+            }
+            let computed = match result {
+                Ok(r) => {
+                    gpu_note.try_set(None);
+                    r
+                }
+                Err(e) => {
+                    gpu_note.try_set(Some(format!("This problem runs on the CPU: {e}.")));
+                    LabRun::compute_cpu(&params)
+                }
+            };
+            let label = if computed.on_gpu { "WebGPU" } else { "CPU (WebAssembly)" };
+            let _ = run.try_set_value(Some(computed));
+            computed_on.try_set(label.into());
+            version.try_update(|v| *v += 1);
+            timing.try_update(|t| t.problem_ms = now_ms() - t0);
+        });
     });
 
     let n = Memo::new(move |_| problem.with(|p| p.n));
@@ -92,20 +141,61 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
     let sequential = move || Scale { diverging: false, vmax: vmax.get(), contrast: contrast.get() };
     let map_a1 = Signal::derive(move || pooled_softmax.with(|p| p.as_ref().map(|(a, _)| PooledMap { r: px.get(), values: a.clone(), scale: sequential() })));
     let map_a2 = Signal::derive(move || pooled_softmax.with(|p| p.as_ref().map(|(_, b)| PooledMap { r: px.get(), values: b.clone(), scale: sequential() })));
-    let map_diff = Memo::new(move |_| {
+
+    // Moving λ: the softmaxes stay; only the combine, the pooling and the sums rerun,
+    // on the GPU's resident maps when the problem was computed there. GPU updates run
+    // one at a time, always on the latest λ (intermediate slider positions are skipped).
+    let diff_values = RwSignal::new(None::<(usize, Arc<Vec<f32>>)>);
+    let metrics = RwSignal::new(LabMetrics::default());
+    let lambda_busy = StoredValue::new(false);
+    let lambda_next = StoredValue::new(None::<(f32, usize, usize)>);
+    Effect::new(move |_| {
         version.track();
         let (l, r) = (lambda.get(), px.get());
         let t0 = now_ms();
-        let values = run.with_value(|run| run.as_ref().map(|run| Arc::new(run.pooled(MapKind::Diff, l, r))))?;
-        timing.update(|t| t.lambda_ms = now_ms() - t0);
-        Some(PooledMap { r, values, scale: Scale { diverging: true, vmax: vmax.get(), contrast: contrast.get() } })
+        let Some((on_gpu, n_signal)) = run.with_value(|run| run.as_ref().map(|run| (run.on_gpu, run.inputs.signal_keys.len()))) else { return };
+        let sess = session.get_value().filter(|_| on_gpu);
+        let Some(sess) = sess else {
+            run.with_value(|run| {
+                if let Some(run) = run {
+                    diff_values.set(Some((r, Arc::new(run.pooled(MapKind::Diff, l, r)))));
+                    metrics.set(run.metrics(l));
+                }
+            });
+            timing.update(|t| t.lambda_ms = now_ms() - t0);
+            return;
+        };
+        lambda_next.set_value(Some((l, r, n_signal)));
+        if lambda_busy.get_value() {
+            return;
+        }
+        lambda_busy.set_value(true);
+        leptos::task::spawn_local(async move {
+            while let Some((l, r, n_signal)) = lambda_next.try_update_value(|v| v.take()).flatten() {
+                let t0 = now_ms();
+                let result = match sess.lambda_update(l, r) {
+                    Ok(readback) => readback.read(&sess.ctx, n_signal).await,
+                    Err(e) => Err(e),
+                };
+                match result {
+                    Ok((pooled, m)) => {
+                        diff_values.try_set(Some((r, Arc::new(pooled))));
+                        metrics.try_set(m);
+                        timing.try_update(|t| t.lambda_ms = now_ms() - t0);
+                    }
+                    Err(e) => {
+                        gpu_note.try_set(Some(format!("The GPU update failed: {e}.")));
+                        break;
+                    }
+                }
+            }
+            let _ = lambda_busy.try_set_value(false);
+        });
+    });
+    let map_diff = Signal::derive(move || {
+        diff_values.get().map(|(r, values)| PooledMap { r, values, scale: Scale { diverging: true, vmax: vmax.get(), contrast: contrast.get() } })
     });
 
-    let metrics = Memo::new(move |_| {
-        version.track();
-        let l = lambda.get();
-        run.with_value(|run| run.as_ref().map(|run| run.metrics(l))).unwrap_or_default()
-    });
     let lambda_curve = Memo::new(move |_| {
         version.track();
         run.with_value(|run| run.as_ref().map(|run| run.lambda_curve(121)))
@@ -188,7 +278,11 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
                 </select>
                 <span class="axis-note">"Square root and log make the faint noise floor visible; linear shows true proportions."</span>
             </div>
-            <Readouts metrics backend timing />
+            <Show when=move || gpu_note.with(|n| n.is_some())>
+                <p class="notice" id="gpu-note" role="status">{move || gpu_note.get().unwrap_or_default()}</p>
+            </Show>
+            <Readouts metrics computed_on timing />
+            <Verify run version lambda metrics diff_values />
             <RowChart state run version lambda />
             <div class="charts">
                 <figure class="panel">
@@ -205,6 +299,48 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
                 </figure>
             </div>
         </section>
+    }
+}
+
+/// "Verify": recompute the same problem on the CPU and show the largest difference
+/// from what the GPU produced (maps, the pooled difference on screen, and the SNRs).
+#[component]
+fn Verify(run: StoredValue<Option<LabRun>, LocalStorage>, version: RwSignal<u64>, lambda: Memo<f32>, metrics: RwSignal<LabMetrics>, diff_values: RwSignal<Option<(usize, Arc<Vec<f32>>)>>) -> impl IntoView {
+    let on_gpu = Memo::new(move |_| {
+        version.track();
+        run.with_value(|r| r.as_ref().is_some_and(|r| r.on_gpu))
+    });
+    let result = RwSignal::new(None::<(f64, String)>);
+    let verify = move |_| {
+        let l = lambda.get_untracked();
+        let shown = diff_values.get_untracked();
+        let gpu_metrics = metrics.get_untracked();
+        let outcome = run.with_value(|run| {
+            let run = run.as_ref()?;
+            let cpu = lab::maps(&run.inputs);
+            let max_abs = |a: &ndarray::Array2<f32>, b: &ndarray::Array2<f32>| a.iter().zip(b.iter()).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max) as f64;
+            let (d1, d2) = (max_abs(&run.maps.a1, &cpu.a1), max_abs(&run.maps.a2, &cpu.a2));
+            let dd = shown.map(|(r, v)| {
+                let want = crate::viz::pooling::pool_max_magnitude(run.n(), r, |i, j| cpu.a1[[i, j]] - l * cpu.a2[[i, j]]);
+                v.iter().zip(&want).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max) as f64
+            }).unwrap_or(0.0);
+            let cm = lab::metrics(&run.inputs, &cpu, l);
+            let rel = |g: f64, c: f64| if c == 0.0 { (g - c).abs() } else { ((g - c) / c).abs() };
+            let snr = rel(gpu_metrics.standard.snr, cm.standard.snr).max(rel(gpu_metrics.differential.snr, cm.differential.snr));
+            let worst = d1.max(d2).max(dd);
+            Some((worst, format!("largest |GPU − CPU|: A1 {d1:.1e}, A2 {d2:.1e}, A1 − λ·A2 on screen {dd:.1e}; SNR relative difference {snr:.1e}. Tolerance 1e-5 on maps.")))
+        });
+        result.set(outcome);
+    };
+    view! {
+        <Show when=move || on_gpu.get()>
+            <div class="buttons">
+                <button id="verify" on:click=verify>"Verify GPU against CPU"</button>
+                <span class="axis-note" id="verify-result" data-max-abs=move || result.get().map(|r| r.0.to_string()).unwrap_or_default()>
+                    {move || result.get().map(|r| r.1).unwrap_or_default()}
+                </span>
+            </div>
+        </Show>
     }
 }
 
@@ -263,7 +399,7 @@ fn Controls(state: RwSignal<LabState>, lambda_committed: RwSignal<f32>) -> impl 
 }
 
 #[component]
-fn Readouts(metrics: Memo<LabMetrics>, backend: RwSignal<Backend>, timing: RwSignal<Timing>) -> impl IntoView {
+fn Readouts(metrics: RwSignal<LabMetrics>, computed_on: RwSignal<String>, timing: RwSignal<Timing>) -> impl IntoView {
     let m = move |f: fn(&LabMetrics) -> f64| Signal::derive(move || metrics.with(f));
     view! {
         <div class="readouts">
@@ -284,8 +420,7 @@ fn Readouts(metrics: Memo<LabMetrics>, backend: RwSignal<Backend>, timing: RwSig
         </div>
         <p class="axis-note" id="compute-note">{move || {
             let t = timing.get();
-            let path = match backend.get() { Backend::WebGpu { .. } => "CPU (WebAssembly; the lab's GPU kernels are not in this build yet)", _ => "CPU (WebAssembly)" };
-            format!("Computed on {path}. Last new problem: {:.1} ms; last λ update: {:.1} ms.", t.problem_ms, t.lambda_ms)
+            format!("Computed on {}. Last new problem: {:.1} ms; last λ update: {:.1} ms.", computed_on.get(), t.problem_ms, t.lambda_ms)
         }}</p>
     }
 }
