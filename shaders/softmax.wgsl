@@ -1,8 +1,9 @@
 // Attention scores and row-wise softmax: out[i, j] = softmax_j(q_i · k_j · scale),
 // with keys after the query masked when `causal` (query i sees keys 0 ..= i + q_offset).
 //
-// One workgroup per query row; 256 invocations stride over the keys, so the row is
-// read coalesced and every reduction (max, then sum) is a tree in workgroup memory.
+// One workgroup per query row; 64 invocations (one wavefront on most GPUs) stride over
+// the keys, so the row is read coalesced and every reduction (max, then sum) is a tree
+// in workgroup memory with few barriers (software rasterisers pay dearly for each).
 // Masked entries are written as 0 and skipped: no −∞ or NaN is ever produced, since
 // WGSL implementations may assume neither occurs. The running max starts at a finite
 // sentinel for the same reason.
@@ -18,7 +19,7 @@ struct Params {
     _pad1: u32,
 }
 
-const WG: u32 = 256u;
+const WG: u32 = 64u;
 const MAX_D: u32 = 256u;
 const LOWEST: f32 = -3.0e38;
 
@@ -46,7 +47,7 @@ fn reduce_sum(t: u32) -> f32 {
     return red[0];
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
     let i = wg.x;
     if (i >= p.n_q) { return; }

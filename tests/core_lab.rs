@@ -69,8 +69,10 @@ fn the_exact_sweep_agrees_with_direct_metrics_and_finds_the_best_lambda() {
     let m = maps(&x);
     let sweep = LambdaSweep::new(&x, &m);
     for lambda in linspace(-1.0, 2.0, 31) {
-        let direct = metrics(&x, &m, lambda).differential.snr;
-        assert!((sweep.snr(lambda) - direct).abs() < 1e-6 * direct.abs().max(1.0), "λ={lambda}: {} vs {direct}", sweep.snr(lambda));
+        let direct = metrics(&x, &m, lambda).differential;
+        assert!((sweep.snr(lambda) - direct.snr).abs() < 1e-6 * direct.snr.abs().max(1.0), "λ={lambda}: {} vs {}", sweep.snr(lambda), direct.snr);
+        let fast = sweep.differential(lambda);
+        assert!((fast.noise_mass - direct.noise_mass).abs() < 1e-6 && (fast.signal_mass - direct.signal_mass).abs() < 1e-6);
     }
     let best = sweep.best_lambda(-1.0, 2.0);
     let grid_best = linspace(-1.0, 2.0, 301).into_iter().map(|l| sweep.snr(l)).fold(f64::MIN, f64::max);
@@ -122,4 +124,16 @@ fn the_noise_floor_grows_with_context_without_an_n_by_n_matrix() {
     }
     // The lesson's figure, corrected: 0.0001% per token over 128k tokens is 12.8%.
     assert!((uniform_noise_total(1e-6, 128_000) - 0.128).abs() < 1e-12);
+}
+
+#[test]
+fn the_page_engine_metrics_equal_the_direct_ones() {
+    use difflens::engine::lab::LabRun;
+    let run = LabRun::compute_cpu(&params());
+    for lambda in [-0.3f32, 0.0, 0.7, 1.9] {
+        let (fast, direct) = (run.metrics(lambda), metrics(&run.inputs, &run.maps, lambda));
+        assert!((fast.differential.snr - direct.differential.snr).abs() < 1e-6 * direct.differential.snr);
+        assert!((fast.differential.noise_mass - direct.differential.noise_mass).abs() < 1e-9);
+        assert_eq!(fast.standard, direct.standard);
+    }
 }

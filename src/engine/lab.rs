@@ -28,6 +28,8 @@ pub struct LabRun {
     pub sweep: LambdaSweep,
     /// The softmax maps came from the GPU, whose resident copies answer λ queries.
     pub on_gpu: bool,
+    /// Standard attention's metrics do not depend on λ: computed once.
+    standard: LabMetrics,
 }
 
 /// The standard-attention SNR below which the page calls attention "unusable": a signal
@@ -48,15 +50,21 @@ impl LabRun {
     /// Wraps maps computed elsewhere (the GPU path) with the same CPU-side structures.
     pub fn from_maps(params: LabParams, inputs: LabInputs, maps: LabMaps) -> Self {
         let sweep = LambdaSweep::new(&inputs, &maps);
-        Self { params, inputs, maps, sweep, on_gpu: false }
+        let standard = lab::metrics(&inputs, &maps, 0.0);
+        Self { params, inputs, maps, sweep, on_gpu: false, standard }
     }
 
     pub fn n(&self) -> usize {
         self.inputs.n()
     }
 
+    /// Both kinds' metrics at λ. While the sweep covers every row this costs a binary
+    /// search, not a pass over N² entries; beyond that it is computed exactly.
     pub fn metrics(&self, lambda: f32) -> LabMetrics {
-        lab::metrics(&self.inputs, &self.maps, lambda)
+        if self.sweep.row_stride > 1 {
+            return lab::metrics(&self.inputs, &self.maps, lambda);
+        }
+        LabMetrics { differential: self.sweep.differential(lambda), lambda, diff_row_sum: 1.0 - lambda as f64, ..self.standard }
     }
 
     /// The value of one map at (query i, key j).

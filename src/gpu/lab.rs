@@ -4,9 +4,9 @@
 //! N row sums instead of N² entries.
 
 use super::context::GpuContext;
-use super::kernels::{grid_1d, staging, storage, uniform, write_f32, write_uniform, Kernel, COMBINE_WGSL, LAB_METRICS_WGSL, POOL_WGSL, SOFTMAX_WGSL};
+use super::kernels::{staging, storage, uniform, write_f32, write_uniform, Kernel, LAB_METRICS_WGSL, POOL_WGSL, SOFTMAX_WGSL};
 use super::ops::fits;
-use super::readback::read_f32;
+use super::readback::read_many;
 use crate::core::lab::{LabInputs, LabMaps, LabMetrics};
 use ndarray::Array2;
 
@@ -20,9 +20,8 @@ struct Resident {
     maps_staging: wgpu::Buffer,
     /// For the λ readbacks (px² + 4N floats); the caller keeps one in flight at a time.
     lambda_staging: wgpu::Buffer,
-    combine_params: wgpu::Buffer,
     pool_params: wgpu::Buffer,
-    combine_group: wgpu::BindGroup,
+    metrics_params: wgpu::Buffer,
     pool_diff_group: wgpu::BindGroup,
     metrics_group: wgpu::BindGroup,
 }
@@ -39,8 +38,9 @@ pub struct MapsReadback {
 impl MapsReadback {
     pub async fn read(self, ctx: &GpuContext) -> Result<LabMaps, String> {
         let n = self.n;
-        let a1 = read_f32(&ctx.device, &ctx.queue, &self.a1, &self.staging, n * n).await?;
-        let a2 = read_f32(&ctx.device, &ctx.queue, &self.a2, &self.staging, n * n).await?;
+        let mut parts = read_many(&ctx.device, &ctx.queue, &[(&self.a1, n * n), (&self.a2, n * n)], &self.staging).await?;
+        let a2 = parts.pop().expect("two parts");
+        let a1 = parts.pop().expect("two parts");
         let shape = |v| Array2::from_shape_vec((n, n), v).expect("readback has the map's size");
         Ok(LabMaps { a1: shape(a1), a2: shape(a2) })
     }
@@ -59,8 +59,9 @@ pub struct LambdaReadback {
 impl LambdaReadback {
     /// The pooled A1 − λ·A2 (`px × px`) and the metrics, summed in f64 on the host.
     pub async fn read(self, ctx: &GpuContext, n_signal: usize) -> Result<(Vec<f32>, LabMetrics), String> {
-        let pooled = read_f32(&ctx.device, &ctx.queue, &self.pooled, &self.staging, self.px * self.px).await?;
-        let rows = read_f32(&ctx.device, &ctx.queue, &self.rows, &self.staging, 4 * self.n).await?;
+        let mut parts = read_many(&ctx.device, &ctx.queue, &[(&self.pooled, self.px * self.px), (&self.rows, 4 * self.n)], &self.staging).await?;
+        let rows = parts.pop().expect("two parts");
+        let pooled = parts.pop().expect("two parts");
         let mut sums = [0.0f64; 4];
         for row in rows.chunks_exact(4) {
             for (s, v) in sums.iter_mut().zip(row) {
@@ -73,19 +74,17 @@ impl LambdaReadback {
 
 pub struct GpuLab {
     softmax: Kernel,
-    combine: Kernel,
     pool: Kernel,
     metrics: Kernel,
     resident: Option<Resident>,
 }
 
 impl GpuLab {
-    /// Compiles the four pipelines once.
+    /// Compiles the three pipelines once.
     pub fn new(ctx: &GpuContext) -> Self {
         let d = &ctx.device;
         Self {
             softmax: Kernel::new(d, "softmax", SOFTMAX_WGSL),
-            combine: Kernel::new(d, "combine", COMBINE_WGSL),
             pool: Kernel::new(d, "pool", POOL_WGSL),
             metrics: Kernel::new(d, "lab metrics", LAB_METRICS_WGSL),
             resident: None,
@@ -107,14 +106,12 @@ impl GpuLab {
         let mask: Vec<u8> = inputs.is_signal().into_iter().flat_map(|m| u32::from(m).to_le_bytes()).collect();
         let mask_buf = storage(dev, "signal mask", n);
         ctx.queue.write_buffer(&mask_buf, 0, &mask);
-        let (a1, a2, diff) = (storage(dev, "A1", n * n), storage(dev, "A2", n * n), storage(dev, "A1-λA2", n * n));
+        let (a1, a2) = (storage(dev, "A1", n * n), storage(dev, "A2", n * n));
         let pooled = storage(dev, "pooled", n * n);
         let rows = storage(dev, "row sums", 4 * n);
-        let lambdas = storage(dev, "λ per row", 1);
         let softmax_params = uniform(dev, "softmax params", [n as u32, n as u32, d as u32, 0, inputs.scale().to_bits(), 0, 0, 0]);
-        let combine_params = uniform(dev, "combine params", [0; 8]);
         let pool_params = uniform(dev, "pool params", [0; 8]);
-        let metrics_params = uniform(dev, "metrics params", [n as u32, 0, 0, 0, 0, 0, 0, 0]);
+        let metrics_params = uniform(dev, "metrics params", [0; 8]);
 
         let mut encoder = dev.create_command_encoder(&Default::default());
         {
@@ -127,35 +124,33 @@ impl GpuLab {
         ctx.queue.submit([encoder.finish()]);
         let resident = Resident {
             n,
-            combine_group: self.combine.bind(dev, &[&combine_params, &a1, &a2, &lambdas, &diff]),
-            pool_diff_group: self.pool.bind(dev, &[&pool_params, &diff, &pooled]),
-            metrics_group: self.metrics.bind(dev, &[&metrics_params, &a1, &diff, &mask_buf, &rows]),
-            maps_staging: staging(dev, n * n),
-            lambda_staging: staging(dev, (n * n).max(4 * n)),
+            pool_diff_group: self.pool.bind(dev, &[&pool_params, &a1, &a2, &pooled]),
+            metrics_group: self.metrics.bind(dev, &[&metrics_params, &a1, &a2, &mask_buf, &rows]),
+            maps_staging: staging(dev, 2 * n * n),
+            lambda_staging: staging(dev, n * n + 4 * n),
             a1,
             a2,
             pooled,
             rows,
-            combine_params,
             pool_params,
+            metrics_params,
         };
         let readback = MapsReadback { n, a1: resident.a1.clone(), a2: resident.a2.clone(), staging: resident.maps_staging.clone() };
         self.resident = Some(resident);
         Ok(readback)
     }
 
-    /// The λ-only update: combine, pool the difference to `px × px` and reduce the
-    /// metrics in one submission; the readback moves px² + 4N floats, not N².
+    /// The λ-only update: pool A1 − λ·A2 to `px × px` and reduce the metrics (both form
+    /// the difference on the fly) in one submission; the readback moves px² + 4N
+    /// floats, not N², and nothing is allocated.
     pub fn lambda_update(&self, ctx: &GpuContext, lambda: f32, px: usize) -> Result<LambdaReadback, String> {
         let r = self.resident.as_ref().ok_or_else(|| "no lab problem is loaded on the GPU".to_string())?;
         let (n, px) = (r.n, px.clamp(1, r.n));
-        let grid = grid_1d(n * n);
-        write_uniform(&ctx.queue, &r.combine_params, [n as u32, n as u32, 0, lambda.to_bits(), grid.0, 0, 0, 0]);
-        write_uniform(&ctx.queue, &r.pool_params, [n as u32, px as u32, 0, 0, 0, 0, 0, 0]);
+        write_uniform(&ctx.queue, &r.pool_params, [n as u32, px as u32, lambda.to_bits(), 0, 0, 0, 0, 0]);
+        write_uniform(&ctx.queue, &r.metrics_params, [n as u32, lambda.to_bits(), 0, 0, 0, 0, 0, 0]);
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         {
             let mut pass = encoder.begin_compute_pass(&Default::default());
-            self.combine.dispatch(&mut pass, &r.combine_group, grid);
             self.pool.dispatch(&mut pass, &r.pool_diff_group, ((px as u32).div_ceil(16), (px as u32).div_ceil(16)));
             self.metrics.dispatch(&mut pass, &r.metrics_group, (n as u32, 1));
         }

@@ -108,9 +108,14 @@ for (const mode of ['gpu', 'cpu']) {
       // λ drag at N = 1024: input-to-paint, measured, not asserted (see README).
       const times = [];
       for (let k = 0; k < 25; k++) times.push(await slide(page, 'lambda', (0.2 + 0.02 * k).toFixed(2)));
-      const nTimes = [await slide(page, 'n', 11, true)]; // N = 2048
-      await page.waitForFunction(() => document.querySelector('#map-a1 .axis-note').textContent.includes('2047'));
-      const perf = { mode, lambda_drag_ms: { median: median(times), p95: pct(times, 0.95) }, change_n_to_2048_ms: nTimes[0], compute_note: await page.textContent('#compute-note') };
+      // Changing N to 2048: until the new maps and numbers are on screen.
+      await settle(page);
+      const before = await value(page, 'snr-standard');
+      const tN = Date.now();
+      await slide(page, 'n', 11, true);
+      await page.waitForFunction((b) => document.querySelector('#map-a1 .axis-note').textContent.includes('2047') && Number(document.querySelector('#snr-standard').dataset.value) !== b, before, { timeout: 60_000 });
+      const nMs = Date.now() - tN;
+      const perf = { mode, lambda_drag_ms: { median: median(times), p95: pct(times, 0.95) }, change_n_to_2048_ms: nMs, compute_note: await page.textContent('#compute-note') };
       fs.writeFileSync(artifact(`perf-lab-${mode}.json`), JSON.stringify(perf, null, 2));
       console.log(JSON.stringify(perf));
       await page.screenshot({ path: artifact(`lab-${mode}.png`), fullPage: true });
