@@ -14,7 +14,14 @@ struct Params {
     d: u32,
     causal: u32,
     scale: f32,
+    /// Position of query 0 among the keys (0 when queries and keys are the same tokens).
     q_offset: u32,
+    /// Where one head's columns start in Q and K, and their row strides, so heads are
+    /// read in place from the projections.
+    q_col: u32,
+    q_stride: u32,
+    k_col: u32,
+    k_stride: u32,
     _pad0: u32,
     _pad1: u32,
 }
@@ -24,8 +31,8 @@ const MAX_D: u32 = 256u;
 const LOWEST: f32 = -3.0e38;
 
 @group(0) @binding(0) var<uniform> p: Params;
-@group(0) @binding(1) var<storage, read> q: array<f32>;        // [n_q, d]
-@group(0) @binding(2) var<storage, read> k: array<f32>;        // [n_k, d]
+@group(0) @binding(1) var<storage, read> q: array<f32>;        // [n_q, q_stride]
+@group(0) @binding(2) var<storage, read> k: array<f32>;        // [n_k, k_stride]
 @group(0) @binding(3) var<storage, read_write> out: array<f32>; // [n_q, n_k]
 
 var<workgroup> q_row: array<f32, MAX_D>;
@@ -52,7 +59,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
     let i = wg.x;
     if (i >= p.n_q) { return; }
     let t = lid.x;
-    for (var c = t; c < p.d; c = c + WG) { q_row[c] = q[i * p.d + c]; }
+    for (var c = t; c < p.d; c = c + WG) { q_row[c] = q[i * p.q_stride + p.q_col + c]; }
     workgroupBarrier();
 
     var visible = p.n_k;
@@ -62,7 +69,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
     var m = LOWEST;
     for (var j = t; j < visible; j = j + WG) {
         var s = 0.0;
-        for (var c = 0u; c < p.d; c = c + 1u) { s = s + q_row[c] * k[j * p.d + c]; }
+        for (var c = 0u; c < p.d; c = c + 1u) { s = s + q_row[c] * k[j * p.k_stride + p.k_col + c]; }
         s = s * p.scale;
         out[row + j] = s;
         m = max(m, s);

@@ -83,7 +83,8 @@ pub struct ModelOutput {
     pub layers: Vec<LayerTrace>,
 }
 
-fn hidden_stats(h: &Mat) -> HiddenStats {
+/// Mean, RMS and outlier statistics of a hidden state (`[T, E]`).
+pub fn hidden_stats(h: &Mat) -> HiddenStats {
     let n = h.len().max(1) as f32;
     HiddenStats {
         mean: h.sum() / n,

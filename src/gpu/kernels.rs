@@ -8,6 +8,10 @@ pub const SOFTMAX_WGSL: &str = include_str!("../../shaders/softmax.wgsl");
 pub const COMBINE_WGSL: &str = include_str!("../../shaders/combine.wgsl");
 pub const POOL_WGSL: &str = include_str!("../../shaders/pool.wgsl");
 pub const LAB_METRICS_WGSL: &str = include_str!("../../shaders/lab_metrics.wgsl");
+pub const MATMUL_WGSL: &str = include_str!("../../shaders/matmul.wgsl");
+pub const RMS_NORM_WGSL: &str = include_str!("../../shaders/rms_norm.wgsl");
+pub const ROPE_WGSL: &str = include_str!("../../shaders/rope.wgsl");
+pub const ELEMENTWISE_WGSL: &str = include_str!("../../shaders/elementwise.wgsl");
 
 /// Invocations per workgroup of the 1-D kernels (a multiple of every GPU's SIMD width,
 /// and the WebGPU default limit).
@@ -54,13 +58,13 @@ pub fn grid_1d(invocations: usize) -> (u32, u32) {
     (x as u32, groups.div_ceil(x) as u32)
 }
 
-/// Uniform parameters as eight 32-bit words (f32s passed with `to_bits`).
-pub fn uniform(device: &wgpu::Device, label: &str, words: [u32; 8]) -> wgpu::Buffer {
+/// Uniform parameters as 32-bit words (f32s passed with `to_bits`), a multiple of 4.
+pub fn uniform<const N: usize>(device: &wgpu::Device, label: &str, words: [u32; N]) -> wgpu::Buffer {
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents: &bytes, usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST })
 }
 
-pub fn write_uniform(queue: &wgpu::Queue, buffer: &wgpu::Buffer, words: [u32; 8]) {
+pub fn write_uniform<const N: usize>(queue: &wgpu::Queue, buffer: &wgpu::Buffer, words: [u32; N]) {
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     queue.write_buffer(buffer, 0, &bytes);
 }

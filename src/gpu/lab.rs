@@ -109,7 +109,7 @@ impl GpuLab {
         let (a1, a2) = (storage(dev, "A1", n * n), storage(dev, "A2", n * n));
         let pooled = storage(dev, "pooled", n * n);
         let rows = storage(dev, "row sums", 4 * n);
-        let softmax_params = uniform(dev, "softmax params", [n as u32, n as u32, d as u32, 0, inputs.scale().to_bits(), 0, 0, 0]);
+        let softmax_params = uniform(dev, "softmax params", [n as u32, n as u32, d as u32, 0, inputs.scale().to_bits(), 0, 0, d as u32, 0, d as u32, 0, 0]);
         let pool_params = uniform(dev, "pool params", [0; 8]);
         let metrics_params = uniform(dev, "metrics params", [0; 8]);
 

@@ -4,5 +4,6 @@
 pub mod context;
 pub mod kernels;
 pub mod lab;
+pub mod model;
 pub mod ops;
 mod readback;

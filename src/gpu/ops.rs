@@ -34,7 +34,7 @@ pub async fn softmax_map(ctx: &GpuContext, q: &Mat, k: &Mat, scale: f32, causal:
     let (qb, kb, out) = (storage(dev, "q", q.len()), storage(dev, "k", k.len()), storage(dev, "scores", n_q * n_k));
     write_f32(&ctx.queue, &qb, q.as_standard_layout().as_slice().unwrap());
     write_f32(&ctx.queue, &kb, k.as_standard_layout().as_slice().unwrap());
-    let params = uniform(dev, "softmax params", [n_q as u32, n_k as u32, d as u32, causal as u32, scale.to_bits(), 0, 0, 0]);
+    let params = uniform(dev, "softmax params", [n_q as u32, n_k as u32, d as u32, causal as u32, scale.to_bits(), 0, 0, d as u32, 0, d as u32, 0, 0]);
     let group = kernel.bind(dev, &[&params, &qb, &kb, &out]);
     let mut encoder = dev.create_command_encoder(&Default::default());
     {
@@ -68,7 +68,7 @@ pub async fn combine_maps(ctx: &GpuContext, a1: &Mat, a2: &Mat, lambda: Lambda<'
     let lb = storage(dev, "lambdas", rows_lambda.len());
     write_f32(&ctx.queue, &lb, &rows_lambda);
     let grid = grid_1d(rows * cols);
-    let params = uniform(dev, "combine params", [rows as u32, cols as u32, per_row, scalar.to_bits(), grid.0, 0, 0, 0]);
+    let params = uniform(dev, "combine params", [rows as u32, cols as u32, per_row, scalar.to_bits(), grid.0, 1, 0, 0]);
     let group = kernel.bind(dev, &[&params, &b1, &b2, &lb, &out]);
     let mut encoder = dev.create_command_encoder(&Default::default());
     {

@@ -1,0 +1,343 @@
+//! The whole DIFF Transformer forward pass on the GPU, weights uploaded once and kept
+//! resident. It mirrors `core::model` step by step (same pairing of sub-heads, same
+//! norms, same order) and returns the core's result types, so the two are compared
+//! directly. Heads are addressed in place inside the projections through offsets and
+//! strides; the only T × T buffers are three scratch maps and the maps the caller asked
+//! to keep.
+
+use super::context::GpuContext;
+use super::kernels::{grid_1d, staging, storage, uniform, write_f32, Kernel, COMBINE_WGSL, ELEMENTWISE_WGSL, MATMUL_WGSL, RMS_NORM_WGSL, ROPE_WGSL, SOFTMAX_WGSL};
+use super::ops::fits;
+use super::readback::read_many;
+use crate::core::attention::{AttentionLayer, HeadMaps, LambdaTrace, MapRequest};
+use crate::core::config::ModelConfig;
+use crate::core::diff_v1::SUBLN_EPS;
+use crate::core::linalg::Mat;
+use crate::core::model::{hidden_stats, LayerTrace, Model, ModelOutput};
+use ndarray::Array2;
+
+struct Kernels {
+    matmul: Kernel,
+    softmax: Kernel,
+    combine: Kernel,
+    rms: Kernel,
+    rope: Kernel,
+    elementwise: Kernel,
+}
+
+/// Where one head reads and writes, in columns of the projections.
+#[derive(Clone, Copy, Debug)]
+struct HeadPlan {
+    q1: usize,
+    k1: usize,
+    /// Branch 2's query and key columns (differential heads only).
+    branch2: Option<(usize, usize)>,
+    v: usize,
+    out: usize,
+}
+
+enum LayerKind {
+    Baseline,
+    V1 { lambda: f32, lambda_init: f32, use_subln: bool, subln: wgpu::Buffer },
+    V2 { w_lambda: wgpu::Buffer },
+}
+
+struct GpuLayer {
+    kind: LayerKind,
+    attn_norm: wgpu::Buffer,
+    ffn_norm: wgpu::Buffer,
+    wq: wgpu::Buffer,
+    wk: wgpu::Buffer,
+    wv: wgpu::Buffer,
+    wo: wgpu::Buffer,
+    gate: wgpu::Buffer,
+    up: wgpu::Buffer,
+    down: wgpu::Buffer,
+    heads: Vec<HeadPlan>,
+    /// Widths of Q, K, V and of the concatenated head outputs.
+    widths: (usize, usize, usize, usize),
+    /// q/k head size and value head size.
+    d: usize,
+    dv: usize,
+}
+
+pub struct GpuModel {
+    config: ModelConfig,
+    embed: Mat,
+    layers: Vec<GpuLayer>,
+    norm: wgpu::Buffer,
+    lm_head: wgpu::Buffer,
+    kernels: Kernels,
+}
+
+fn upload(ctx: &GpuContext, label: &str, data: &[f32]) -> wgpu::Buffer {
+    let b = storage(&ctx.device, label, data.len());
+    write_f32(&ctx.queue, &b, data);
+    b
+}
+
+fn upload_mat(ctx: &GpuContext, label: &str, m: &Mat) -> wgpu::Buffer {
+    upload(ctx, label, m.as_standard_layout().as_slice().expect("standard layout"))
+}
+
+impl GpuModel {
+    /// Uploads every weight once.
+    pub fn new(ctx: &GpuContext, model: &Model) -> Self {
+        let d = &ctx.device;
+        let kernels = Kernels {
+            matmul: Kernel::new(d, "matmul", MATMUL_WGSL),
+            softmax: Kernel::new(d, "softmax", SOFTMAX_WGSL),
+            combine: Kernel::new(d, "combine", COMBINE_WGSL),
+            rms: Kernel::new(d, "rms_norm", RMS_NORM_WGSL),
+            rope: Kernel::new(d, "rope", ROPE_WGSL),
+            elementwise: Kernel::new(d, "elementwise", ELEMENTWISE_WGSL),
+        };
+        let layers = model.blocks.iter().map(|b| {
+            let (wq, wk, wv, wo, kind, heads, d, dv, n_heads) = match &b.attn {
+                AttentionLayer::Baseline(a) => {
+                    let group = a.n_heads / a.n_kv_heads;
+                    let heads = (0..a.n_heads).map(|h| HeadPlan { q1: h * a.head_dim, k1: (h / group) * a.head_dim, branch2: None, v: (h / group) * a.head_dim, out: h * a.head_dim }).collect();
+                    (&a.wq, &a.wk, &a.wv, &a.wout, LayerKind::Baseline, heads, a.head_dim, a.head_dim, a.n_heads)
+                }
+                AttentionLayer::V1(a) => {
+                    let dd = a.head_dim;
+                    let heads = (0..a.n_heads).map(|h| {
+                        let (k1, k2, vh) = a.kv_heads_for(h);
+                        HeadPlan { q1: 2 * h * dd, k1: k1 * dd, branch2: Some(((2 * h + 1) * dd, k2 * dd)), v: vh * 2 * dd, out: h * 2 * dd }
+                    }).collect();
+                    let kind = LayerKind::V1 { lambda: a.lambda_full(), lambda_init: a.lambda_init, use_subln: a.use_subln, subln: upload(ctx, "subln", a.subln.gain.as_slice().unwrap()) };
+                    (&a.wq, &a.wk, &a.wv, &a.wout, kind, heads, dd, 2 * dd, a.n_heads)
+                }
+                AttentionLayer::V2(a) => {
+                    let dd = a.head_dim;
+                    let heads = (0..a.n_heads).map(|h| {
+                        let g = a.kv_group(2 * h);
+                        HeadPlan { q1: 2 * h * dd, k1: g * dd, branch2: Some(((2 * h + 1) * dd, g * dd)), v: g * dd, out: h * dd }
+                    }).collect();
+                    (&a.wq, &a.wk, &a.wv, &a.wo, LayerKind::V2 { w_lambda: upload_mat(ctx, "w_lambda", &a.w_lambda) }, heads, dd, dd, a.n_heads)
+                }
+            };
+            GpuLayer {
+                widths: (wq.nrows(), wk.nrows(), wv.nrows(), n_heads * dv),
+                kind,
+                attn_norm: upload(ctx, "attn_norm", b.attn_norm.gain.as_slice().unwrap()),
+                ffn_norm: upload(ctx, "ffn_norm", b.ffn_norm.gain.as_slice().unwrap()),
+                wq: upload_mat(ctx, "wq", wq),
+                wk: upload_mat(ctx, "wk", wk),
+                wv: upload_mat(ctx, "wv", wv),
+                wo: upload_mat(ctx, "wo", wo),
+                gate: upload_mat(ctx, "gate", &b.ffn.gate),
+                up: upload_mat(ctx, "up", &b.ffn.up),
+                down: upload_mat(ctx, "down", &b.ffn.down),
+                heads,
+                d,
+                dv,
+            }
+        }).collect();
+        Self {
+            config: model.config.clone(),
+            embed: model.embed.clone(),
+            norm: upload(ctx, "norm", model.norm.gain.as_slice().unwrap()),
+            lm_head: upload_mat(ctx, "lm_head", &model.lm_head),
+            layers,
+            kernels,
+        }
+    }
+
+    /// The forward pass of `tokens`; keeps the maps of the requested heads.
+    pub async fn forward(&self, ctx: &GpuContext, tokens: &[u32], maps: &MapRequest) -> Result<ModelOutput, String> {
+        let (t, e, v, f) = (tokens.len(), self.config.dim, self.config.vocab_size, self.config.ffn_hidden);
+        if t == 0 {
+            return Err("the prompt is empty".into());
+        }
+        fits(ctx, t, t)?;
+        fits(ctx, t, v.max(f).max(e))?;
+        let mut x = Vec::with_capacity(t * e);
+        for &id in tokens {
+            let row = self.embed.row(id as usize);
+            if id as usize >= v {
+                return Err(format!("token id {id} is outside the vocabulary ({v})"));
+            }
+            x.extend(row.iter());
+        }
+        let dev = &ctx.device;
+        let h = upload(ctx, "h", &x);
+        let max_w = |sel: fn(&GpuLayer) -> usize| self.layers.iter().map(sel).max().unwrap_or(1);
+        let (qw, kw, vw, hw) = (max_w(|l| l.widths.0), max_w(|l| l.widths.1), max_w(|l| l.widths.2), max_w(|l| l.widths.3));
+        let n_heads = self.config.n_heads;
+        let n_layers = self.layers.len();
+        let s = |label: &str, n: usize| storage(dev, label, n);
+        let (xn, q, k, vb, heads, heads_n) = (s("xn", t * e), s("q", t * qw), s("k", t * kw), s("v", t * vw), s("heads", t * hw), s("heads_n", t * hw));
+        let (a1, a2, dmap) = (s("a1", t * t), s("a2", t * t), s("d", t * t));
+        let (gate, up, lam) = (s("gate", t * f), s("up", t * f), s("lambda", t * n_heads));
+        let hidden_all = s("hidden", n_layers * t * e);
+        let lam_all = s("lambda all", n_layers * t * n_heads);
+        let logits = s("logits", t * v);
+        let wanted: Vec<(usize, usize)> = (0..n_layers).flat_map(|l| (0..self.layers[l].heads.len()).map(move |hh| (l, hh))).filter(|(l, hh)| maps.wants(*l, *hh)).collect();
+        let kept = s("kept maps", wanted.len() * 3 * t * t);
+        let d0 = self.layers.first().map(|l| l.d).unwrap_or(2);
+        let rope_table = match self.config.rope {
+            true => upload(ctx, "rope table", &rope_table(t, d0, self.config.rope_theta)),
+            false => s("rope table", 1),
+        };
+
+        let mut rec = Recorder { ctx, k: &self.kernels, encoder: dev.create_command_encoder(&Default::default()) };
+        let eps = self.config.norm_eps;
+        for (li, layer) in self.layers.iter().enumerate() {
+            let (lq, lk, lv, lh) = layer.widths;
+            rec.rms(&h, &layer.attn_norm, &xn, t, e, eps, 1.0, true);
+            rec.linear(&xn, e, &layer.wq, &q, t, lq, false);
+            rec.linear(&xn, e, &layer.wk, &k, t, lk, false);
+            rec.linear(&xn, e, &layer.wv, &vb, t, lv, false);
+            if self.config.rope {
+                rec.rope(&q, &rope_table, t, lq, layer.d);
+                rec.rope(&k, &rope_table, t, lk, layer.d);
+            }
+            if let LayerKind::V2 { w_lambda } = &layer.kind {
+                rec.linear(&xn, e, w_lambda, &lam, t, n_heads, false);
+                rec.elementwise(&lam, &lam, t * n_heads, 1);
+                rec.copy(&lam, 0, &lam_all, li * t * n_heads, t * n_heads);
+            }
+            let scale = (layer.d as f32).powf(-0.5);
+            for (hi, plan) in layer.heads.iter().enumerate() {
+                rec.softmax(&q, plan.q1, lq, &k, plan.k1, lk, t, layer.d, self.config.causal, scale, &a1);
+                let combined = match (plan.branch2, &layer.kind) {
+                    (Some((q2, k2)), kind) => {
+                        rec.softmax(&q, q2, lq, &k, k2, lk, t, layer.d, self.config.causal, scale, &a2);
+                        match kind {
+                            LayerKind::V1 { lambda, .. } => rec.combine(&a1, &a2, &dmap, t, *lambda, None),
+                            _ => rec.combine(&a1, &a2, &dmap, t, 0.0, Some((&lam, n_heads, hi))),
+                        }
+                        &dmap
+                    }
+                    (None, _) => &a1,
+                };
+                rec.matmul(combined, 0, t, &vb, plan.v, lv, false, &heads, plan.out, lh, (t, layer.dv, t), false);
+                if let Some(slot) = wanted.iter().position(|w| *w == (li, hi)) {
+                    for (m, src) in [&a1, &a2, &dmap].into_iter().enumerate() {
+                        rec.copy(src, 0, &kept, (slot * 3 + m) * t * t, t * t);
+                    }
+                }
+            }
+            let attn_out = match &layer.kind {
+                LayerKind::V1 { lambda_init, use_subln, subln, .. } => {
+                    rec.rms(&heads, subln, &heads_n, t * n_heads, 2 * layer.d, SUBLN_EPS, 1.0 - lambda_init, *use_subln);
+                    &heads_n
+                }
+                _ => &heads,
+            };
+            rec.linear(attn_out, lh, &layer.wo, &h, t, e, true);
+            rec.rms(&h, &layer.ffn_norm, &xn, t, e, eps, 1.0, true);
+            rec.linear(&xn, e, &layer.gate, &gate, t, f, false);
+            rec.linear(&xn, e, &layer.up, &up, t, f, false);
+            rec.elementwise(&gate, &up, t * f, 0);
+            rec.linear(&gate, f, &layer.down, &h, t, e, true);
+            rec.copy(&h, 0, &hidden_all, li * t * e, t * e);
+        }
+        rec.rms(&h, &self.norm, &xn, t, e, eps, 1.0, true);
+        rec.linear(&xn, e, &self.lm_head, &logits, t, v, false);
+        ctx.queue.submit([rec.encoder.finish()]);
+
+        let sizes = [t * v, n_layers * t * e, n_layers * t * n_heads, wanted.len() * 3 * t * t];
+        let stage = staging(dev, sizes.iter().sum());
+        let mut parts = read_many(dev, &ctx.queue, &[(&logits, sizes[0]), (&hidden_all, sizes[1]), (&lam_all, sizes[2]), (&kept, sizes[3])], &stage).await?;
+        let (kept_v, lam_v, hidden_v, logits_v) = (parts.pop().unwrap(), parts.pop().unwrap(), parts.pop().unwrap(), parts.pop().unwrap());
+        let mat = |data: &[f32], r: usize, c: usize| Array2::from_shape_vec((r, c), data.to_vec()).expect("sizes match");
+        let layers = self.layers.iter().enumerate().map(|(li, layer)| {
+            let lambda = match &layer.kind {
+                LayerKind::Baseline => LambdaTrace::None,
+                LayerKind::V1 { lambda, .. } => LambdaTrace::Scalar(*lambda),
+                LayerKind::V2 { .. } => LambdaTrace::PerToken(mat(&lam_v[li * t * n_heads..(li + 1) * t * n_heads], t, n_heads)),
+            };
+            let maps = wanted.iter().enumerate().filter(|(_, w)| w.0 == li).map(|(slot, &(_, hi))| {
+                let m = |k: usize| mat(&kept_v[(slot * 3 + k) * t * t..(slot * 3 + k + 1) * t * t], t, t);
+                let diff = !matches!(layer.kind, LayerKind::Baseline);
+                HeadMaps { layer: li, head: hi, a1: m(0), a2: diff.then(|| m(1)), diff: diff.then(|| m(2)), logits1: None, logits2: None }
+            }).collect();
+            LayerTrace { lambda, maps, hidden: hidden_stats(&mat(&hidden_v[li * t * e..(li + 1) * t * e], t, e)) }
+        }).collect();
+        Ok(ModelOutput { logits: mat(&logits_v, t, v), layers })
+    }
+}
+
+/// cos/sin of every (position, pair) in f32, exactly as `core::rope` computes them.
+fn rope_table(t: usize, d: usize, theta: f32) -> Vec<f32> {
+    let inv_freq: Vec<f32> = (0..d / 2).map(|i| 1.0 / theta.powf((2 * i) as f32 / d as f32)).collect();
+    (0..t).flat_map(|pos| inv_freq.iter().flat_map(move |f| { let (s, c) = (pos as f32 * f).sin_cos(); [c, s] }).collect::<Vec<_>>()).collect()
+}
+
+/// Records one compute pass per dispatch (each with its own small uniform buffer, since
+/// queued uniform writes all land before the submission runs).
+struct Recorder<'a> {
+    ctx: &'a GpuContext,
+    k: &'a Kernels,
+    encoder: wgpu::CommandEncoder,
+}
+
+impl Recorder<'_> {
+    fn run<const N: usize>(&mut self, kernel: &Kernel, words: [u32; N], buffers: &[&wgpu::Buffer], grid: (u32, u32)) {
+        let params = uniform(&self.ctx.device, "params", words);
+        let mut all = vec![&params];
+        all.extend_from_slice(buffers);
+        let group = kernel.bind(&self.ctx.device, &all);
+        let mut pass = self.encoder.begin_compute_pass(&Default::default());
+        kernel.dispatch(&mut pass, &group, grid);
+    }
+
+    /// C[c_off.., (m, n)] (+)= A[a_off.., (m, k)] · B, B [k, n] or (b_trans) [n, k].
+    #[allow(clippy::too_many_arguments)]
+    fn matmul(&mut self, a: &wgpu::Buffer, a_off: usize, a_stride: usize, b: &wgpu::Buffer, b_off: usize, b_stride: usize, b_trans: bool, c: &wgpu::Buffer, c_off: usize, c_stride: usize, (m, n, k): (usize, usize, usize), accumulate: bool) {
+        let w = [m, n, k, b_trans as usize, a_off, a_stride, b_off, b_stride, c_off, c_stride, accumulate as usize, 0].map(|x| x as u32);
+        self.run(&self.k.matmul, w, &[a, b, c], ((n as u32).div_ceil(16), (m as u32).div_ceil(16)));
+    }
+
+    /// y (+)= x · Wᵀ for a PyTorch Linear weight W [out, in].
+    #[allow(clippy::too_many_arguments)]
+    fn linear(&mut self, x: &wgpu::Buffer, inp: usize, w: &wgpu::Buffer, y: &wgpu::Buffer, rows: usize, out: usize, accumulate: bool) {
+        self.matmul(x, 0, inp, w, 0, inp, true, y, 0, out, (rows, out, inp), accumulate);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn softmax(&mut self, q: &wgpu::Buffer, q_col: usize, q_stride: usize, k: &wgpu::Buffer, k_col: usize, k_stride: usize, t: usize, d: usize, causal: bool, scale: f32, out: &wgpu::Buffer) {
+        let w = [t as u32, t as u32, d as u32, causal as u32, scale.to_bits(), 0, q_col as u32, q_stride as u32, k_col as u32, k_stride as u32, 0, 0];
+        self.run(&self.k.softmax, w, &[q, k, out], (t as u32, 1));
+    }
+
+    fn combine(&mut self, a1: &wgpu::Buffer, a2: &wgpu::Buffer, out: &wgpu::Buffer, t: usize, lambda: f32, per_row: Option<(&wgpu::Buffer, usize, usize)>) {
+        let grid = grid_1d(t * t);
+        let (lb, per, stride, col) = match per_row {
+            Some((b, stride, col)) => (b, 1u32, stride as u32, col as u32),
+            None => (a1, 0, 0, 0),
+        };
+        let w = [t as u32, t as u32, per, lambda.to_bits(), grid.0, stride, col, 0];
+        self.run(&self.k.combine, w, &[a1, a2, lb, out], grid);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn rms(&mut self, x: &wgpu::Buffer, gain: &wgpu::Buffer, y: &wgpu::Buffer, rows: usize, width: usize, eps: f32, post_scale: f32, normalise: bool) {
+        let w = [rows as u32, width as u32, eps.to_bits(), post_scale.to_bits(), normalise as u32, 0, 0, 0];
+        self.run(&self.k.rms, w, &[x, gain, y], (rows as u32, 1));
+    }
+
+    fn rope(&mut self, x: &wgpu::Buffer, table: &wgpu::Buffer, t: usize, width: usize, d: usize) {
+        let w = [t as u32, width as u32, d as u32, 0];
+        self.run(&self.k.rope, w, &[table, x], (((t * width / 2) as u32).div_ceil(256), 1));
+    }
+
+    fn elementwise(&mut self, a: &wgpu::Buffer, b: &wgpu::Buffer, len: usize, op: u32) {
+        let grid = grid_1d(len);
+        // Binding `a` twice (read_write and read) is not allowed: σ ignores `b`, so give it a fresh dummy.
+        let dummy;
+        let b = if std::ptr::eq(a, b) {
+            dummy = storage(&self.ctx.device, "unused", 1);
+            &dummy
+        } else {
+            b
+        };
+        self.run(&self.k.elementwise, [len as u32, op, grid.0, 0], &[a, b], grid);
+    }
+
+    fn copy(&mut self, src: &wgpu::Buffer, src_off: usize, dst: &wgpu::Buffer, dst_off: usize, count: usize) {
+        self.encoder.copy_buffer_to_buffer(src, (src_off * 4) as u64, dst, (dst_off * 4) as u64, (count * 4) as u64);
+    }
+}

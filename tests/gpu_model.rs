@@ -1,0 +1,84 @@
+//! The whole forward pass on the GPU (lavapipe in CI) against the CPU core, for the
+//! three attention kinds, causal and bidirectional, with and without RoPE, grouped KV,
+//! T = 1 and T not a multiple of any workgroup size.
+//!
+//! Tolerances: logits are sums over E·L products of O(1) values computed in f32 on both
+//! sides in different orders (tiled GEMM vs matrixmultiply), so 1e-4 absolute (the
+//! issue's bound) is a few hundred ulps of margin; maps are probabilities (1e-5).
+
+use difflens::core::attention::MapRequest;
+use difflens::core::config::ModelConfig;
+use difflens::core::model::{ForwardOptions, Model};
+use difflens::core::LambdaTrace;
+use difflens::gpu::context::GpuContext;
+use difflens::gpu::model::GpuModel;
+
+fn ctx() -> GpuContext {
+    pollster::block_on(GpuContext::request(wgpu::Backends::VULKAN)).unwrap_or_else(|e| {
+        panic!("no Vulkan adapter for the GPU tests ({e}); install Debian's mesa-vulkan-drivers (scripts/install-test-deps.sh does)")
+    })
+}
+
+fn config(json_kind: &str, heads: usize, kv: usize, causal: bool, rope: bool, subln: bool) -> ModelConfig {
+    ModelConfig::from_json(&format!(
+        r#"{{"attention": "{json_kind}", "vocab_size": 29, "dim": 32, "n_layers": 2, "n_heads": {heads}, "n_kv_heads": {kv}, "ffn_hidden": 40, "causal": {causal}, "rope": {rope}, "subln": {subln}}}"#
+    ))
+    .unwrap()
+}
+
+fn max_abs(a: &ndarray::Array2<f32>, b: &ndarray::Array2<f32>) -> f32 {
+    assert_eq!(a.dim(), b.dim());
+    a.iter().zip(b.iter()).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+}
+
+fn check(cfg: ModelConfig, tokens: &[u32], seed: u64) {
+    let ctx = ctx();
+    let model = Model::random(cfg.clone(), seed).unwrap();
+    let gpu = GpuModel::new(&ctx, &model);
+    let request = MapRequest::Only(vec![(0, 0), (1, cfg.n_heads - 1)]);
+    let cpu = model.forward(tokens, &ForwardOptions { maps: request.clone(), ..Default::default() }).unwrap();
+    let got = pollster::block_on(gpu.forward(&ctx, tokens, &request)).unwrap();
+    let err = max_abs(&got.logits, &cpu.logits);
+    assert!(err < 1e-4, "{:?} T={}: logits off by {err}", cfg.attention, tokens.len());
+    for (g, c) in got.layers.iter().zip(&cpu.layers) {
+        assert_eq!(g.maps.len(), c.maps.len());
+        for (gm, cm) in g.maps.iter().zip(&c.maps) {
+            assert_eq!((gm.layer, gm.head), (cm.layer, cm.head));
+            assert!(max_abs(&gm.a1, &cm.a1) < 1e-5, "A1 of {:?}", (gm.layer, gm.head));
+            assert!(max_abs(gm.combined(), cm.combined()) < 1e-5, "A1 − λA2 of {:?}", (gm.layer, gm.head));
+        }
+        match (&g.lambda, &c.lambda) {
+            (LambdaTrace::PerToken(a), LambdaTrace::PerToken(b)) => assert!(max_abs(a, b) < 1e-5),
+            (a, b) => assert_eq!(a, b),
+        }
+        assert!((g.hidden.rms - c.hidden.rms).abs() < 1e-4 * c.hidden.rms.max(1.0));
+    }
+}
+
+const T17: [u32; 17] = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2];
+
+#[test]
+fn baseline_forward_matches_the_core() {
+    check(config("baseline", 4, 2, true, true, true), &T17, 1);
+    check(config("baseline", 4, 4, false, false, true), &[7], 2);
+}
+
+#[test]
+fn v1_forward_matches_the_core() {
+    check(config("diff_v1", 2, 2, true, true, true), &T17, 3);
+    check(config("diff_v1", 2, 1, false, true, true), &T17[..9], 4);
+    check(config("diff_v1", 2, 2, true, true, false), &T17, 5); // the norm ablation
+    check(config("diff_v1", 2, 2, true, false, true), &[11], 6);
+}
+
+#[test]
+fn v2_forward_matches_the_core() {
+    check(config("diff_v2", 2, 1, true, true, true), &T17, 7);
+    check(config("diff_v2", 2, 2, false, true, true), &T17[..5], 8);
+}
+
+#[test]
+fn a_longer_prompt_spanning_several_tiles_matches() {
+    let tokens: Vec<u32> = (0..70).map(|i| (i * 7 % 29) as u32).collect();
+    check(config("diff_v1", 2, 2, true, true, true), &tokens, 9);
+}
