@@ -181,7 +181,7 @@ impl GpuModel {
             false => s("rope table", 1),
         };
 
-        let mut rec = Recorder { ctx, k: &self.kernels, encoder: dev.create_command_encoder(&Default::default()) };
+        let mut rec = Recorder { ctx, k: &self.kernels, encoder: dev.create_command_encoder(&Default::default()), pass: None };
         let eps = self.config.norm_eps;
         for (li, layer) in self.layers.iter().enumerate() {
             let (lq, lk, lv, lh) = layer.widths;
@@ -236,7 +236,7 @@ impl GpuModel {
         }
         rec.rms(&h, &self.norm, &xn, t, e, eps, 1.0, true);
         rec.linear(&xn, e, &self.lm_head, &logits, t, v, false);
-        ctx.queue.submit([rec.encoder.finish()]);
+        ctx.queue.submit([rec.finish()]);
 
         let sizes = [t * v, n_layers * t * e, n_layers * t * n_heads, wanted.len() * 3 * t * t];
         let stage = staging(dev, sizes.iter().sum());
@@ -266,12 +266,14 @@ fn rope_table(t: usize, d: usize, theta: f32) -> Vec<f32> {
     (0..t).flat_map(|pos| inv_freq.iter().flat_map(move |f| { let (s, c) = (pos as f32 * f).sin_cos(); [c, s] }).collect::<Vec<_>>()).collect()
 }
 
-/// Records one compute pass per dispatch (each with its own small uniform buffer, since
-/// queued uniform writes all land before the submission runs).
+/// Records the forward pass: consecutive dispatches share one compute pass (closed only
+/// for buffer copies), each dispatch with its own small uniform buffer, since queued
+/// uniform writes all land before the submission runs.
 struct Recorder<'a> {
     ctx: &'a GpuContext,
     k: &'a Kernels,
     encoder: wgpu::CommandEncoder,
+    pass: Option<wgpu::ComputePass<'static>>,
 }
 
 impl Recorder<'_> {
@@ -280,8 +282,13 @@ impl Recorder<'_> {
         let mut all = vec![&params];
         all.extend_from_slice(buffers);
         let group = kernel.bind(&self.ctx.device, &all);
-        let mut pass = self.encoder.begin_compute_pass(&Default::default());
-        kernel.dispatch(&mut pass, &group, grid);
+        let pass = self.pass.get_or_insert_with(|| self.encoder.begin_compute_pass(&Default::default()).forget_lifetime());
+        kernel.dispatch(pass, &group, grid);
+    }
+
+    fn finish(mut self) -> wgpu::CommandBuffer {
+        self.pass = None;
+        self.encoder.finish()
     }
 
     /// C[c_off.., (m, n)] (+)= A[a_off.., (m, k)] · B, B [k, n] or (b_trans) [n, k].
@@ -338,6 +345,7 @@ impl Recorder<'_> {
     }
 
     fn copy(&mut self, src: &wgpu::Buffer, src_off: usize, dst: &wgpu::Buffer, dst_off: usize, count: usize) {
+        self.pass = None;
         self.encoder.copy_buffer_to_buffer(src, (src_off * 4) as u64, dst, (dst_off * 4) as u64, (count * 4) as u64);
     }
 }

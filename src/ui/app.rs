@@ -31,6 +31,12 @@ pub fn App() -> impl IntoView {
                    aria-current=move || (page.get() == p).then_some("page")>{p.title()}</a>
             }).collect_view()}
         </nav>
+        <Show when=move || backend.with(|b| matches!(b, Backend::Cpu { lost: true, .. }))>
+            <p class="notice" id="device-lost" role="alert">{move || backend.with(|b| match b {
+                Backend::Cpu { reason, .. } => format!("The GPU stopped working: {reason}. DiffLens switched to the CPU path; everything still works, only slower."),
+                _ => String::new(),
+            })}</p>
+        </Show>
         <Show when=move || unknown().is_some()>
             <p class="notice" role="status">{move || format!("There is no page called “{}”; showing the lab.", unknown().unwrap_or_default())}</p>
         </Show>

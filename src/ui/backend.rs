@@ -10,7 +10,8 @@ use wasm_bindgen::JsValue;
 pub enum Backend {
     Detecting,
     WebGpu { adapter: String },
-    Cpu { reason: String },
+    /// `lost`: the WebGPU device was lost after start-up (the page shows a banner).
+    Cpu { reason: String, lost: bool },
 }
 
 impl Backend {
@@ -19,7 +20,7 @@ impl Backend {
         match self {
             Backend::Detecting => "Looking for WebGPU…".into(),
             Backend::WebGpu { adapter } => format!("WebGPU: {adapter}"),
-            Backend::Cpu { reason } => format!("CPU (WebAssembly): {reason}"),
+            Backend::Cpu { reason, .. } => format!("CPU (WebAssembly): {reason}"),
         }
     }
 
@@ -65,10 +66,10 @@ async fn adapter_label_from_js() -> Option<String> {
 /// `backend` to the CPU path with the browser's reason.
 pub async fn detect(backend: RwSignal<Backend>) -> Backend {
     if !navigator_has_gpu() {
-        return Backend::Cpu { reason: "this browser does not offer WebGPU (navigator.gpu is missing)".into() };
+        return Backend::Cpu { reason: "this browser does not offer WebGPU (navigator.gpu is missing)".into(), lost: false };
     }
     match GpuContext::request(wgpu::Backends::BROWSER_WEBGPU).await {
-        Err(e) => Backend::Cpu { reason: e.to_string() },
+        Err(e) => Backend::Cpu { reason: e.to_string(), lost: false },
         Ok(ctx) => {
             let adapter = match ctx.adapter_name.trim() {
                 "" => adapter_label_from_js().await.unwrap_or_else(|| "unnamed adapter".into()),
@@ -76,10 +77,26 @@ pub async fn detect(backend: RwSignal<Backend>) -> Backend {
             };
             ctx.device.set_device_lost_callback(move |_reason, message| {
                 GPU.with(|g| g.borrow_mut().take());
-                backend.set(Backend::Cpu { reason: format!("the GPU device was lost ({message}); continuing on the CPU") });
+                let message = if message.is_empty() { "no reason given".to_string() } else { message };
+                backend.set(Backend::Cpu { reason: format!("the GPU device was lost ({message})"), lost: true });
             });
             GPU.with(|g| *g.borrow_mut() = Some(Rc::new(ctx)));
+            install_lose_device_hook();
             Backend::WebGpu { adapter }
         }
     }
+}
+
+/// `window.__difflensLoseDevice()` destroys the device, so the browser tests can check
+/// that a lost GPU switches the page to the CPU path and keeps it working.
+fn install_lose_device_hook() {
+    use wasm_bindgen::closure::Closure;
+    let Some(window) = web_sys::window() else { return };
+    let hook = Closure::<dyn Fn()>::new(|| {
+        if let Some(ctx) = gpu() {
+            ctx.device.destroy();
+        }
+    });
+    let _ = js_sys::Reflect::set(&window, &"__difflensLoseDevice".into(), hook.as_ref());
+    hook.forget();
 }

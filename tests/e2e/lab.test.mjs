@@ -149,3 +149,23 @@ test('WebGPU and CPU runs show the same readouts', () => {
     assert.ok(rel < 1e-4, `${k} SNR: gpu ${readouts.gpu[k]} vs cpu ${readouts.cpu[k]}`);
   }
 });
+
+test('a lost GPU device switches the page to the CPU and it keeps working', async () => {
+  const b = await start('gpu');
+  try {
+    const page = await b.open('#/lab?n=128');
+    await page.waitForFunction(() => document.querySelector('#compute-note')?.textContent.startsWith('Computed on WebGPU'));
+    await page.evaluate(() => window.__difflensLoseDevice());
+    await page.waitForSelector('#device-lost');
+    assert.match(await page.textContent('#device-lost'), /GPU stopped working.*switched to the CPU/);
+    assert.equal(await page.getAttribute('#backend-badge', 'data-kind'), 'cpu');
+    await page.waitForFunction(() => document.querySelector('#compute-note')?.textContent.startsWith('Computed on CPU'));
+    await slide(page, 'lambda', 0.25);
+    assert.ok(Math.abs(await value(page, 'row-sum') - 0.75) < 1e-6, 'λ still updates the page');
+    await page.screenshot({ path: artifact('lab-device-lost.png') });
+    const unexpected = b.errors.filter((e) => !/destroy|lost|Device/i.test(e));
+    assert.deepEqual(unexpected, [], 'no errors beyond the device loss itself');
+  } finally {
+    await b.stop();
+  }
+});

@@ -9,6 +9,10 @@ use crate::core::diff_v1::DiffAttnV1;
 use crate::core::init::{normal_matrix, seeded};
 use crate::core::lab::LabParams;
 use crate::engine::lab::{LabRun, MapKind};
+use crate::core::config::ModelConfig;
+use crate::core::model::{ForwardOptions, Model};
+use crate::engine::lab::GpuSession;
+use crate::gpu::model::GpuModel;
 use leptos::prelude::*;
 
 fn now_ms() -> f64 {
@@ -43,11 +47,63 @@ fn run_all() -> String {
     format!(r#"{{"v1_forward_ms": {v1_ms:.2}, "two_plain_attentions_ms": {:.2}, "ratio": {:.3}, "lab_cpu": [{}]}}"#, 2.0 * plain_ms, v1_ms / (2.0 * plain_ms), lab.join(", "))
 }
 
+/// The small model of the README's table (random weights; sizes are what matter).
+fn small_model() -> Model {
+    let config = ModelConfig::from_json(r#"{"attention": "diff_v1", "vocab_size": 64, "dim": 128, "n_layers": 4, "n_heads": 4, "ffn_hidden": 352}"#).expect("valid config");
+    Model::random(config, 1).expect("valid model")
+}
+
+async fn median_async_ms<F: std::future::Future<Output = ()>>(runs: usize, mut f: impl FnMut() -> F) -> f64 {
+    f().await;
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let t0 = now_ms();
+        f().await;
+        times.push(now_ms() - t0);
+    }
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+/// The same computations on WebGPU, when the page has a device.
+async fn run_gpu() -> String {
+    let Some(ctx) = super::super::backend::gpu() else { return r#""no WebGPU device""#.into() };
+    let session = std::rc::Rc::new(GpuSession::new(ctx.clone()));
+    let mut lab = Vec::new();
+    for n in [256usize, 1024] {
+        let params = LabParams { n, ..LabParams::default() };
+        let full = median_async_ms(3, || { let s = session.clone(); let p = params.clone(); async move { let _ = s.run(&p).await; } }).await;
+        let lambda = median_async_ms(5, || { let s = session.clone(); async move { if let Ok(rb) = s.lambda_update(0.5, n.min(384)) { let _ = rb.read(&s.ctx, 4).await; } } }).await;
+        lab.push(format!(r#"{{"n": {n}, "full_ms": {full:.1}, "lambda_update_ms": {lambda:.1}}}"#));
+    }
+    let model = small_model();
+    let gpu_model = std::rc::Rc::new(GpuModel::new(&ctx, &model));
+    let mut models = Vec::new();
+    for t in [128usize, 512] {
+        let tokens: Vec<u32> = (0..t).map(|i| (i * 31 % 64) as u32).collect();
+        let maps = MapRequest::Only(vec![(3, 0)]);
+        let cpu = median_ms(3, || { std::hint::black_box(model.forward(&tokens, &ForwardOptions { maps: maps.clone(), ..Default::default() }).ok()); });
+        let gpu = median_async_ms(3, || { let (m, c, tk, mp) = (gpu_model.clone(), ctx.clone(), tokens.clone(), maps.clone()); async move { let _ = m.forward(&c, &tk, &mp).await; } }).await;
+        models.push(format!(r#"{{"t": {t}, "cpu_ms": {cpu:.1}, "gpu_ms": {gpu:.1}}}"#));
+    }
+    format!(r#"{{"lab": [{}], "small_model": [{}]}}"#, lab.join(", "), models.join(", "))
+}
+
 #[component]
 pub fn BenchPage() -> impl IntoView {
     let result = RwSignal::new(None::<String>);
-    // Start after the first paint so the page shows that it is working.
-    set_timeout(move || result.set(Some(run_all())), std::time::Duration::from_millis(50));
+    // Start after the first paint so the page shows that it is working; wait for the
+    // backend detection so the GPU part knows whether it has a device.
+    set_timeout(
+        move || {
+            leptos::task::spawn_local(async move {
+                let cpu = run_all();
+                let gpu = run_gpu().await;
+                result.set(Some(format!(r#"{{"cpu": {cpu}, "webgpu": {gpu}}}"#)));
+            })
+        },
+        std::time::Duration::from_millis(1500),
+    );
     view! {
         <section class="page">
             <h2>"Benchmarks"</h2>
