@@ -15,6 +15,7 @@ pub mod lab;
 pub mod lambda;
 pub mod linalg;
 pub mod model;
+pub mod retrieval;
 pub mod rms_norm;
 pub mod rope;
 pub mod softmax;

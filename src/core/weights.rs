@@ -91,6 +91,15 @@ impl TensorStore {
         safetensors::serialize(views, &None).expect("f32 tensors always serialise")
     }
 
+    /// Writes the store as F16 safetensors: half the size, for the shipped checkpoints.
+    pub fn to_bytes_f16(&self) -> Vec<u8> {
+        let halves: Vec<(String, Vec<usize>, Vec<u8>)> =
+            self.tensors.iter().map(|(name, t)| (name.clone(), t.shape.clone(), t.data.iter().flat_map(|v| f16::from_f32(*v).to_le_bytes()).collect())).collect();
+        let views: Vec<(String, safetensors::tensor::TensorView)> =
+            halves.iter().map(|(name, shape, bytes)| (name.clone(), safetensors::tensor::TensorView::new(Dtype::F16, shape.clone(), bytes).expect("shape matches data"))).collect();
+        safetensors::serialize(views, &None).expect("f16 tensors always serialise")
+    }
+
     /// A view whose names are relative to `prefix` (no prefix: the empty string).
     pub fn scope(&self, prefix: &str) -> Scope<'_> {
         Scope { store: self, prefix: prefix.to_string() }

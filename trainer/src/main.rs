@@ -1,0 +1,68 @@
+//! `difflens-trainer`: trains DiffLens's tiny retrieval models and evaluates them.
+//!
+//! ```text
+//! difflens-trainer train --kind diff_v1 --steps 1500 --seed 1 --out www/models
+//! difflens-trainer eval --models www/models --readme README.md
+//! ```
+
+use clap::{Parser, Subcommand};
+use difflens::core::config::AttentionKind;
+use difflens_trainer::{card, configs, eval, train};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(about = "Train and evaluate DiffLens's tiny multi-needle retrieval models")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Train one model and write its checkpoints and model card under --out/<kind>/.
+    Train {
+        #[arg(long, value_parser = parse_kind)]
+        kind: AttentionKind,
+        #[arg(long, default_value_t = 1500)]
+        steps: usize,
+        #[arg(long, default_value_t = 32)]
+        batch: usize,
+        #[arg(long, default_value_t = 3e-3)]
+        lr: f64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value = "www/models")]
+        out: PathBuf,
+    },
+    /// Evaluate the final checkpoints under --models; update the cards, eval.json and
+    /// the README's table.
+    Eval {
+        #[arg(long, default_value = "www/models")]
+        models: PathBuf,
+        #[arg(long)]
+        readme: Option<PathBuf>,
+        /// Prompts per configuration.
+        #[arg(long, default_value_t = 100)]
+        prompts: usize,
+    },
+}
+
+fn parse_kind(s: &str) -> Result<AttentionKind, String> {
+    serde_json::from_value(serde_json::Value::String(s.to_string())).map_err(|_| format!("unknown kind `{s}` (baseline, diff_v1, diff_v2)"))
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    match Cli::parse().command {
+        Command::Train { kind, steps, batch, lr, seed, out } => {
+            let opts = train::TrainOptions { kind, steps, batch, lr, seed, log_every: 50 };
+            let (_, report) = train::train(&opts)?;
+            let command = format!("cargo run --release -p difflens-trainer -- train --kind {} --steps {steps} --batch {batch} --lr {lr} --seed {seed}", configs::kind_name(kind));
+            card::write_training(&out, &opts, &report, &command)?;
+        }
+        Command::Eval { models, readme, prompts } => {
+            let results = eval::evaluate_all(&models, prompts)?;
+            eval::write_outputs(&models, readme.as_deref(), &results)?;
+        }
+    }
+    Ok(())
+}

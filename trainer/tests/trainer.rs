@@ -1,0 +1,70 @@
+//! The trainer's model is the core's model; training learns; the shipped checkpoints
+//! are what their cards say.
+
+use candle_core::{Device, Tensor};
+use difflens::core::config::AttentionKind;
+use difflens::core::model::{ForwardOptions, Model};
+use difflens_trainer::card::ModelCard;
+use difflens_trainer::configs::model_config;
+use difflens_trainer::eval::{load_final, training_length_accuracy};
+use difflens_trainer::model::CandleModel;
+use difflens_trainer::train::{mean_loss, train, TrainOptions};
+use std::path::Path;
+
+const KINDS: [AttentionKind; 3] = [AttentionKind::Baseline, AttentionKind::DiffV1, AttentionKind::DiffV2];
+
+/// Same weights, same logits: candle (training) against the core (the page), 1e-4.
+#[test]
+fn the_training_model_matches_the_core() {
+    for kind in KINDS {
+        let core = Model::random(model_config(kind), 5).unwrap();
+        let candle = CandleModel::from_store(&core.to_store(), model_config(kind)).unwrap();
+        let tokens: Vec<u32> = (0..23).map(|i| (i * 13 % 76) as u32).collect();
+        let want = core.forward(&tokens, &ForwardOptions::default()).unwrap().logits;
+        let got = candle.forward(&Tensor::new(tokens.as_slice(), &Device::Cpu).unwrap().unsqueeze(0).unwrap()).unwrap().squeeze(0).unwrap().to_vec2::<f32>().unwrap();
+        let err = want.rows().into_iter().zip(&got).flat_map(|(a, b)| a.iter().zip(b).map(|(x, y)| (x - y).abs()).collect::<Vec<_>>()).fold(0.0f32, f32::max);
+        assert!(err < 1e-4, "{kind:?}: logits differ by {err}");
+    }
+}
+
+#[test]
+fn a_short_training_run_lowers_the_loss() {
+    for kind in [AttentionKind::DiffV1, AttentionKind::DiffV2] {
+        let opts = TrainOptions { kind, steps: 40, batch: 16, lr: 3e-3, seed: 7, log_every: 1000 };
+        let (model, report) = train(&opts).unwrap();
+        let initial = CandleModel::from_store(&report.checkpoints[0].weights, model_config(kind)).unwrap();
+        let (before, after) = (mean_loss(&initial, 99, 4, 16).unwrap(), mean_loss(&model, 99, 4, 16).unwrap());
+        assert!(after < before - 0.2, "{kind:?}: loss {before} → {after}");
+        assert_eq!(report.checkpoints.iter().map(|c| c.step).collect::<Vec<_>>(), vec![0, 2, 8, 20, 40]);
+    }
+}
+
+/// Every shipped model reaches its card's accuracy on the card's evaluation prompts, so
+/// a checkpoint that disagrees with its card fails CI. Evaluation is deterministic (the
+/// same core code, seeded prompts); the 0.01 tolerance only absorbs a platform's float
+/// summation order flipping a near-tie.
+#[test]
+fn shipped_checkpoints_match_their_cards() {
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../www/models");
+    let mut checked = 0;
+    for kind in ["baseline", "diff_v1", "diff_v2"] {
+        let dir = models.join(kind);
+        let card = ModelCard::read(&dir).unwrap_or_else(|e| panic!("www/models/{kind}/card.json: {e}"));
+        let eval = card.eval.as_ref().unwrap_or_else(|| panic!("{kind}: the card has no evaluation"));
+        let claimed = eval["accuracy_at_training_length"].as_f64().unwrap();
+        let (model, _) = load_final(&dir).unwrap();
+        let measured = training_length_accuracy(&model, 100, None);
+        assert!((measured - claimed).abs() <= 0.01, "{kind}: card says {claimed}, the shipped checkpoint gets {measured}");
+        for c in &card.checkpoints {
+            assert!(dir.join(&c.file).exists(), "{kind}: checkpoint {} is missing", c.file);
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 3);
+    let total: u64 = walk(&models);
+    assert!(total <= 6 * 1024 * 1024, "shipped models take {total} bytes (budget 6 MB)");
+}
+
+fn walk(dir: &Path) -> u64 {
+    std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).map(|p| if p.is_dir() { walk(&p) } else { p.metadata().unwrap().len() }).sum()
+}
