@@ -14,7 +14,7 @@ source scripts/env.sh
 cargo fetch --locked
 
 echo "[test] native tests"
-cargo test --locked --release
+cargo test --workspace --locked --release
 
 echo "[test] release build under /difflens/"
 rm -rf dist

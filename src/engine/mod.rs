@@ -2,3 +2,4 @@
 //! path (CPU core or GPU) runs it. The pages hold no math; this module holds no UI.
 
 pub mod lab;
+pub mod model;

@@ -2,9 +2,8 @@
 //! that round-trips through the URL.
 
 use crate::core::lab::LabParams;
+use super::query::read_clamped as read;
 use serde::{Deserialize, Serialize};
-use std::fmt::Display;
-use std::str::FromStr;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LabState {
@@ -34,26 +33,6 @@ pub mod bounds {
     pub const N_SIGNAL: (usize, usize) = (1, 64);
     pub const COMMON: (f32, f32) = (0.0, 1.0);
     pub const SEED: (u64, u64) = (0, 4_294_967_295);
-}
-
-/// Parses one value, clamping it into `[min, max]`; anything else is reported.
-fn read<T>(key: &str, raw: &str, (min, max): (T, T), slot: &mut T, notices: &mut Vec<String>)
-where
-    T: FromStr + PartialOrd + Copy + Display,
-{
-    match raw.trim().parse::<T>() {
-        Ok(v) if v.partial_cmp(&v).is_none() => notices.push(format!("{key}={raw} is not a number; kept {slot}")),
-        Ok(v) if v < min => {
-            notices.push(format!("{key}={raw} is below {min}; set to {min}"));
-            *slot = min;
-        }
-        Ok(v) if v > max => {
-            notices.push(format!("{key}={raw} is above {max}; set to {max}"));
-            *slot = max;
-        }
-        Ok(v) => *slot = v,
-        Err(_) => notices.push(format!("{key}={raw} is not a valid value; kept {slot}")),
-    }
 }
 
 /// Short decimal form for links: 0.8 rather than 0.800000011920929.

@@ -3,5 +3,6 @@
 //! trusted; an unknown key is reported and ignored.
 
 pub mod lab_state;
+pub mod model_state;
 pub mod query;
 pub mod route;

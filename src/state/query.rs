@@ -1,5 +1,28 @@
 //! `key=value&key=value` strings, percent-decoded, in order.
 
+use std::fmt::Display;
+use std::str::FromStr;
+
+/// Parses one value, clamping it into `[min, max]`; anything else is reported.
+pub fn read_clamped<T>(key: &str, raw: &str, (min, max): (T, T), slot: &mut T, notices: &mut Vec<String>)
+where
+    T: FromStr + PartialOrd + Copy + Display,
+{
+    match raw.trim().parse::<T>() {
+        Ok(v) if v.partial_cmp(&v).is_none() => notices.push(format!("{key}={raw} is not a number; kept {slot}")),
+        Ok(v) if v < min => {
+            notices.push(format!("{key}={raw} is below {min}; set to {min}"));
+            *slot = min;
+        }
+        Ok(v) if v > max => {
+            notices.push(format!("{key}={raw} is above {max}; set to {max}"));
+            *slot = max;
+        }
+        Ok(v) => *slot = v,
+        Err(_) => notices.push(format!("{key}={raw} is not a valid value; kept {slot}")),
+    }
+}
+
 /// Splits a query string into pairs; a pair without `=` has an empty value.
 pub fn parse(query: &str) -> Vec<(String, String)> {
     query

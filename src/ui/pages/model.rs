@@ -1,13 +1,293 @@
-//! The model explorer: trained tiny models arrive with their own issue.
+//! The model explorer: the shipped tiny models (baseline, DIFF V1, DIFF V2) on a fresh
+//! multi-needle prompt, at any checkpoint of their training, with every layer's and
+//! head's maps.
 
+use super::super::components::chart::{Chart, ChartSpec, Series, ORANGE};
+use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
+use super::super::components::readout::readable;
+use super::super::route::{self, Page, Route};
+use crate::core::attention::LambdaTrace;
+use crate::core::model::Model;
+use crate::core::retrieval::word;
+use crate::engine::model::{explain, load_checkpoint, CardInfo, Explained};
+use crate::state::model_state::{ModelState, CONTEXTS, KINDS};
+use crate::viz::colormap::{Contrast, Scale};
 use leptos::prelude::*;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+use wasm_bindgen::JsCast;
+
+async fn fetch(url: &str) -> Result<web_sys::Response, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url)).await.map_err(|e| format!("could not fetch {url}: {e:?}"))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| format!("{url}: not a response"))?;
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    Ok(response)
+}
+
+async fn fetch_text(url: &str) -> Result<String, String> {
+    let promise = fetch(url).await?.text().map_err(|e| format!("{url}: {e:?}"))?;
+    wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| format!("{url}: {e:?}"))?.as_string().ok_or_else(|| format!("{url}: not text"))
+}
+
+async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    let promise = fetch(url).await?.array_buffer().map_err(|e| format!("{url}: {e:?}"))?;
+    let buffer = wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| format!("{url}: {e:?}"))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Status {
+    Loading(String),
+    Ready,
+    Failed(String),
+}
+
+fn kind_title(kind: &str) -> &'static str {
+    match kind {
+        "baseline" => "Baseline Transformer",
+        "diff_v1" => "DIFF Transformer V1",
+        _ => "DIFF Transformer V2",
+    }
+}
 
 #[component]
-pub fn ModelPage() -> impl IntoView {
+pub fn ModelPage(route: RwSignal<Route>) -> impl IntoView {
+    let (initial, initial_notices) = ModelState::from_params(&route.get_untracked().params);
+    let state = RwSignal::new(initial);
+    let notices = RwSignal::new(initial_notices);
+    Effect::new(move |_| route::replace(&Route { page: Page::Model, params: state.with(|s| s.to_params()), unknown_page: None }));
+
+    let cards = StoredValue::new_local(HashMap::<String, CardInfo>::new());
+    let models = StoredValue::new_local(HashMap::<(String, usize), Rc<Model>>::new());
+    let status = RwSignal::new(Status::Loading("model".into()));
+    let loaded = RwSignal::new(None::<(String, usize)>);
+    let which = Memo::new(move |_| state.with(|s| (s.kind.clone(), s.checkpoint)));
+
+    // Fetch the card and the checkpoint (each once) when the model or checkpoint changes.
+    Effect::new(move |_| {
+        let (kind, ckpt) = which.get();
+        if models.with_value(|m| m.contains_key(&(kind.clone(), ckpt))) {
+            loaded.set(Some((kind, ckpt)));
+            status.set(Status::Ready);
+            return;
+        }
+        status.set(Status::Loading(format!("{} checkpoint {}", kind_title(&kind), ckpt)));
+        leptos::task::spawn_local(async move {
+            let result = async {
+                let card = match cards.with_value(|c| c.get(&kind).cloned()) {
+                    Some(c) => c,
+                    None => {
+                        let c = CardInfo::parse(&fetch_text(&format!("models/{kind}/card.json")).await?)?;
+                        let _ = cards.try_update_value(|m| m.insert(kind.clone(), c.clone()));
+                        c
+                    }
+                };
+                let entry = card.checkpoints.get(ckpt).ok_or_else(|| format!("the card lists {} checkpoints", card.checkpoints.len()))?;
+                let bytes = fetch_bytes(&format!("models/{kind}/{}", entry.file)).await?;
+                load_checkpoint(&card.config, &bytes).map_err(|e| format!("models/{kind}/{}: {e}", entry.file))
+            }
+            .await;
+            if which.try_get_untracked() != Some((kind.clone(), ckpt)) {
+                return;
+            }
+            match result {
+                Ok(model) => {
+                    let _ = models.try_update_value(|m| m.insert((kind.clone(), ckpt), Rc::new(model)));
+                    loaded.try_set(Some((kind, ckpt)));
+                    status.try_set(Status::Ready);
+                }
+                Err(e) => {
+                    status.try_set(Status::Failed(e));
+                }
+            }
+        });
+    });
+
+    let explained = StoredValue::new_local(None::<Rc<Explained>>);
+    let version = RwSignal::new(0u64);
+    let prompt_key = Memo::new(move |_| state.with(|s| (s.needles, s.queries, s.context, s.depth, s.seed)));
+    Effect::new(move |_| {
+        let Some(key) = loaded.get() else { return };
+        prompt_key.track();
+        let Some(model) = models.with_value(|m| m.get(&key).cloned()) else { return };
+        let s = state.get_untracked();
+        match explain(&model, &s) {
+            Ok(x) => {
+                let heads = x.output.layers.first().map(|l| l.maps.len()).unwrap_or(1);
+                let mut clamped = s.clone();
+                if let Some(note) = clamped.clamp_to_model(x.output.layers.len(), heads) {
+                    notices.update(|n| n.push(note));
+                    state.set(clamped);
+                }
+                explained.set_value(Some(Rc::new(x)));
+                version.update(|v| *v += 1);
+            }
+            Err(e) => status.set(Status::Failed(e)),
+        }
+    });
+
+    let current = move || {
+        version.track();
+        explained.get_value()
+    };
+    let head_maps = Memo::new(move |_| {
+        let (l, h) = state.with(|s| (s.layer, s.head));
+        let x = current()?;
+        let m = x.output.layers.get(l)?.maps.get(h)?;
+        let t = m.a1.nrows();
+        let vmax = m.a1.iter().chain(m.a2.iter().flat_map(|a| a.iter())).fold(0.0f32, |a, b| a.max(*b));
+        let seq = Scale { diverging: false, vmax, contrast: Contrast::Sqrt };
+        let pooled = |v: &ndarray::Array2<f32>, scale| PooledMap { r: t, values: Arc::new(v.iter().copied().collect()), scale };
+        Some((pooled(&m.a1, seq), m.a2.as_ref().map(|a| pooled(a, seq)), m.diff.as_ref().map(|d| pooled(d, Scale { diverging: true, vmax, contrast: Contrast::Sqrt }))))
+    });
+    let n_tokens = Memo::new(move |_| current().map(|x| x.prompt.tokens.len()).unwrap_or(1));
+    let answer_span = Memo::new(move |_| current().map(|x| x.prompt.answer_spans[0].clone().collect::<Vec<_>>()).unwrap_or_default());
+    let hover = RwSignal::new(None::<Hover>);
+    let is_diff = move || state.with(|s| s.kind != "baseline");
+
+    let tooltip = move || {
+        let h = hover.get()?;
+        let x = current()?;
+        let (l, hd) = state.with(|s| (s.layer, s.head));
+        let m = x.output.layers.get(l)?.maps.get(hd)?;
+        let (tq, tk) = (word(*x.prompt.tokens.get(h.i)?), word(*x.prompt.tokens.get(h.j)?));
+        let mut text = format!("query {} “{tq}” → key {} “{tk}”\nA1 = {}", h.i, h.j, readable(m.a1[[h.i, h.j]] as f64));
+        if let (Some(a2), Some(d)) = (&m.a2, &m.diff) {
+            text += &format!("\nA2 = {}\nA1 − λ·A2 = {}", readable(a2[[h.i, h.j]] as f64), readable(d[[h.i, h.j]] as f64));
+        }
+        Some(view! { <div class="tooltip" id="model-tooltip" style=format!("left:{}px;top:{}px", h.x + 14.0, h.y + 14.0)>{text}</div> })
+    };
+
+    let answer_row_chart = Signal::derive(move || {
+        let x = current()?;
+        let (l, hd) = state.with(|s| (s.layer, s.head));
+        let m = x.output.layers.get(l)?.maps.get(hd)?;
+        let pos = x.prompt.answer_positions[0];
+        let row = m.combined().row(pos);
+        Some(ChartSpec {
+            title: format!("Attention of “→” (position {pos}) over the prompt, layer {l} head {hd}"),
+            x_label: "token position".into(),
+            y_label: "weight".into(),
+            series: vec![Series { name: if m.diff.is_some() { "A1 − λ·A2".into() } else { "A".into() }, color: ORANGE, points: row.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect() }],
+            dots: x.prompt.answer_spans[0].clone().map(|j| (j as f64, row[j] as f64)).collect(),
+            ..Default::default()
+        })
+    });
+
     view! {
-        <section class="page">
+        <section class="page model">
             <h2>"Model explorer"</h2>
-            <p class="explain">"This page will run small trained models (a baseline Transformer, DIFF V1 and DIFF V2) on a multi-needle retrieval prompt and show each layer's A1, A2 and A1 − λ·A2. The trained checkpoints are not shipped yet."</p>
+            <p class="explain">"Three tiny models, trained in this repository to find a city's number among filler words: a baseline Transformer, DIFF V1 and DIFF V2 with matched parameter counts. Pick one, scrub through its training, and see where the position that must answer looks."</p>
+            <Show when=move || !notices.with(|n| n.is_empty())>
+                <div class="notice" id="link-notices" role="status">{move || notices.get().join("; ")}<button on:click=move |_| notices.set(vec![])>"Dismiss"</button></div>
+            </Show>
+            <ModelControls state />
+            <p class="axis-note" id="model-status" role="status">{move || match status.get() {
+                Status::Loading(what) => format!("Loading {what}…"),
+                Status::Ready => "Computed on the CPU core (WebAssembly); the WebGPU forward pass is checked against it in the tests.".to_string(),
+                Status::Failed(e) => format!("Could not load the model: {e}"),
+            }}</p>
+            <Show when=move || matches!(status.get(), Status::Failed(_))>
+                <p class="notice" id="model-error" role="alert">{move || match status.get() { Status::Failed(e) => e, _ => String::new() }}</p>
+            </Show>
+            <PromptView state version explained />
+            <div class="maps">
+                <Heatmap id="model-a1" title="A1" explain="The first softmax map of the head (for the baseline, its only map). Ticks mark the needle being asked about."
+                    map=Signal::derive(move || head_maps.get().map(|m| m.0)) n=n_tokens signal_keys=answer_span hover on_pick=Callback::new(|_| ()) />
+                <Show when=is_diff>
+                    <Heatmap id="model-a2" title="A2" explain="The second softmax map: what the head subtracts."
+                        map=Signal::derive(move || head_maps.get().and_then(|m| m.1)) n=n_tokens signal_keys=answer_span hover on_pick=Callback::new(|_| ()) />
+                    <Heatmap id="model-diff" title="A1 − λ·A2" explain="The map that multiplies the values. Red adds, blue subtracts, white ignores."
+                        map=Signal::derive(move || head_maps.get().and_then(|m| m.2)) n=n_tokens signal_keys=answer_span hover on_pick=Callback::new(|_| ()) />
+                </Show>
+            </div>
+            {tooltip}
+            <figure class="panel">
+                <Chart id="chart-answer-row" label="Attention of the answering position over the prompt" spec=answer_row_chart />
+                <figcaption class="explain">"The row of the “→” token that must produce the answer. Red dots mark the needle “KEY is VALUE .”; a good head puts its weight there, and a differential head cancels the rest."</figcaption>
+            </figure>
         </section>
+    }
+}
+
+#[component]
+fn ModelControls(state: RwSignal<ModelState>) -> impl IntoView {
+    let set = move |f: Box<dyn Fn(&mut ModelState, String)>| move |ev: leptos::ev::Event| { let v = event_target_value(&ev); state.update(|s| f(s, v)) };
+    let options = |values: Vec<(String, String)>, selected: Box<dyn Fn() -> String + Send + Sync>| {
+        let selected = Arc::new(selected);
+        values.into_iter().map(|(v, label)| { let sel = selected.clone(); let v2 = v.clone(); view! { <option value=v selected=move || sel() == v2>{label}</option> } }).collect_view()
+    };
+    view! {
+        <div class="controls">
+            <div class="control"><label for="model-kind">"Model"</label>
+                <select id="model-kind" on:change=set(Box::new(|s, v| s.kind = v))>
+                    {options(KINDS.iter().map(|k| (k.to_string(), kind_title(k).to_string())).collect(), Box::new(move || state.with(|s| s.kind.clone())))}
+                </select></div>
+            <div class="control"><label for="ckpt"><span>"Training progress"</span><span class="value">{move || ["0% (untrained)", "5%", "20%", "50%", "100%"][state.with(|s| s.checkpoint).min(4)]}</span></label>
+                <input type="range" id="ckpt" min="0" max="4" step="1" prop:value=move || state.with(|s| s.checkpoint).to_string()
+                    on:input=set(Box::new(|s, v| s.checkpoint = v.parse().unwrap_or(4)))/></div>
+            <div class="control"><label for="needles"><span>"Needles N"</span><span class="value">{move || state.with(|s| s.needles)}</span></label>
+                <input type="range" id="needles" min="1" max="6" step="1" prop:value=move || state.with(|s| s.needles).to_string()
+                    on:input=set(Box::new(|s, v| { s.needles = v.parse().unwrap_or(4); s.queries = s.queries.min(s.needles); }))/></div>
+            <div class="control"><label for="queries"><span>"Queries R"</span><span class="value">{move || state.with(|s| s.queries)}</span></label>
+                <input type="range" id="queries" min="1" max="2" step="1" prop:value=move || state.with(|s| s.queries).to_string()
+                    on:input=set(Box::new(|s, v| s.queries = v.parse::<usize>().unwrap_or(1).min(s.needles)))/></div>
+            <div class="control"><label for="depth"><span>"Depth of the asked needle"</span><span class="value">{move || state.with(|s| s.depth.map(|d| format!("{d}%")).unwrap_or_else(|| "random".into()))}</span></label>
+                <input type="range" id="depth" min="0" max="100" step="25" prop:value=move || state.with(|s| s.depth.unwrap_or(50)).to_string()
+                    on:input=set(Box::new(|s, v| s.depth = v.parse().ok()))/></div>
+            <div class="control"><label for="context">"Context length"</label>
+                <select id="context" on:change=set(Box::new(|s, v| s.context = v.parse().unwrap_or(64)))>
+                    {options(CONTEXTS.iter().map(|c| (c.to_string(), if *c == 64 { "64 (training length)".to_string() } else { format!("{c} ({}× training)", c / 64) })).collect(), Box::new(move || state.with(|s| s.context.to_string())))}
+                </select></div>
+            <div class="control"><label for="layer">"Layer"</label>
+                <select id="layer" on:change=set(Box::new(|s, v| s.layer = v.parse().unwrap_or(0)))>
+                    {options((0..3).map(|l| (l.to_string(), l.to_string())).collect(), Box::new(move || state.with(|s| s.layer.to_string())))}
+                </select></div>
+            <div class="control"><label for="head">"Head"</label>
+                <select id="head" on:change=set(Box::new(|s, v| s.head = v.parse().unwrap_or(0)))>
+                    {options((0..4).map(|h| (h.to_string(), h.to_string())).collect(), Box::new(move || state.with(|s| s.head.to_string())))}
+                </select></div>
+        </div>
+        <div class="buttons">
+            <span>"Prompt seed " <strong>{move || state.with(|s| s.seed)}</strong></span>
+            <button id="new-prompt" on:click=move |_| state.update(|s| s.seed = (js_sys::Math::random() * 1e9) as u64)>"New prompt"</button>
+        </div>
+    }
+}
+
+#[component]
+fn PromptView(state: RwSignal<ModelState>, version: RwSignal<u64>, explained: StoredValue<Option<Rc<Explained>>, LocalStorage>) -> impl IntoView {
+    let view_tokens = move || {
+        version.track();
+        let x = explained.get_value()?;
+        let p = &x.prompt;
+        let tokens = p.tokens.iter().enumerate().map(|(i, &t)| {
+            let class = if p.answer_spans[0].contains(&i) { "tok answer" } else if p.needle_spans.iter().any(|s| s.contains(&i)) { "tok needle" } else if i >= p.context.end { "tok query" } else { "tok" };
+            view! { <span class=class title=format!("position {i}")>{word(t)}</span> }
+        }).collect_view();
+        Some(tokens)
+    };
+    let predictions = move || {
+        version.track();
+        let x = explained.get_value()?;
+        let layer = state.with(|s| s.layer);
+        let lambda = match x.output.layers.get(layer).map(|l| &l.lambda) {
+            Some(LambdaTrace::Scalar(l)) => format!("λ of layer {layer}: {l:.3}"),
+            Some(LambdaTrace::PerToken(m)) => format!("λ of layer {layer} at “→” (per head): {}", m.row(x.prompt.answer_positions[0]).iter().map(|v| format!("{v:.2}")).collect::<Vec<_>>().join(", ")),
+            _ => "no λ: the baseline subtracts nothing".into(),
+        };
+        let rows = x.predictions.iter().enumerate().map(|(k, p)| {
+            let verdict = if p.right() { "right" } else { "wrong" };
+            view! { <li class=verdict data-right=p.right().to_string()>{format!("Query {}: predicts {} ({:.0}%), the answer is {} ({:.0}%) — {verdict}", k + 1, word(p.predicted), 100.0 * p.probability, word(p.answer), 100.0 * p.answer_probability)}</li> }
+        }).collect_view();
+        Some(view! { <ul id="predictions">{rows}</ul><p class="axis-note" id="lambda-note">{lambda}</p> })
+    };
+    view! {
+        <div class="panel prompt" id="prompt">{view_tokens}</div>
+        {predictions}
     }
 }
