@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every DiffLens test, installing whatever is missing first:
-#   1. native `cargo test` (core math, the command-line tool, and the GPU kernels once
-#      they exist),
+#   1. native `cargo test` of the workspace (core math, the command-line tool, the GPU
+#      kernels on Mesa's lavapipe, the trainer and the shipped checkpoints),
+#   1b. the browser-side Rust tests (wasm-bindgen-test in headless Chromium),
 #   2. a release build served under /difflens/ as GitHub Pages would serve it,
 #   3. the browser tests in Debian's headless Chromium, with and without WebGPU.
 # Screenshots and measurements land in artifacts/.
@@ -15,6 +16,9 @@ cargo fetch --locked
 
 echo "[test] native tests"
 cargo test --workspace --locked --release
+
+echo "[test] browser-side Rust (wasm-bindgen-test, headless Chromium)"
+CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=180 cargo test --locked --target wasm32-unknown-unknown --test web_ui
 
 echo "[test] release build under /difflens/"
 rm -rf dist

@@ -7,6 +7,12 @@ mod pages;
 mod panic_banner;
 mod route;
 
+/// Shows the fatal-error banner (what the panic hook does), for tests and for errors
+/// that happen outside the reactive system.
+pub fn show_error_banner(message: &str) {
+    panic_banner::show(message);
+}
+
 /// Installs the panic banner and mounts the app on `<body>`.
 pub fn start() {
     panic_banner::install();

@@ -58,6 +58,16 @@ fn matmul_cols(a: &M64, v: &M64, vo: usize, width: usize) -> M64 {
     a.iter().map(|row| (0..width).map(|c| row.iter().zip(v).map(|(w, vr)| w * vr[vo + c]).sum()).collect()).collect()
 }
 
+/// Q, K, V projections of `x`, with RoPE on Q and K when `theta` is given.
+fn project(x: &M64, wq: &Mat, wk: &Mat, wv: &Mat, d: usize, theta: Option<f64>) -> (M64, M64, M64) {
+    let (mut q, mut k, v) = (linear(x, wq), linear(x, wk), linear(x, wv));
+    if let Some(th) = theta {
+        rope(&mut q, d, th);
+        rope(&mut k, d, th);
+    }
+    (q, k, v)
+}
+
 pub struct Reference {
     pub out: M64,
     /// Combined map per head (A1 − λA2, or A for the baseline).
@@ -70,11 +80,7 @@ pub fn v1_reference(layer: &DiffAttnV1, x: &Mat, causal: bool, theta: Option<f64
     let (h_count, kv_count) = (layer.n_heads, layer.n_kv_heads);
     let n_rep = h_count / kv_count;
     let x = to64(x);
-    let (mut q, mut k, v) = (linear(&x, &layer.wq), linear(&x, &layer.wk), linear(&x, &layer.wv));
-    if let Some(th) = theta {
-        rope(&mut q, d, th);
-        rope(&mut k, d, th);
-    }
+    let (q, k, v) = project(&x, &layer.wq, &layer.wk, &layer.wv, d, theta);
     let dot = |a: &ndarray::Array1<f32>, b: &ndarray::Array1<f32>| a.iter().zip(b).map(|(x, y)| *x as f64 * *y as f64).sum::<f64>();
     let l = &layer.lambda;
     let lambda = dot(&l.q1, &l.k1).exp() - dot(&l.q2, &l.k2).exp() + layer.lambda_init as f64;
@@ -112,11 +118,7 @@ pub fn v1_reference(layer: &DiffAttnV1, x: &Mat, causal: bool, theta: Option<f64
 pub fn v2_reference(layer: &DiffAttnV2, x: &Mat, causal: bool, theta: Option<f64>) -> Reference {
     let d = layer.head_dim;
     let x64 = to64(x);
-    let (mut q, mut k, v) = (linear(&x64, &layer.wq), linear(&x64, &layer.wk), linear(&x64, &layer.wv));
-    if let Some(th) = theta {
-        rope(&mut q, d, th);
-        rope(&mut k, d, th);
-    }
+    let (q, k, v) = project(&x64, &layer.wq, &layer.wk, &layer.wv, d, theta);
     let lam: M64 = linear(&x64, &layer.w_lambda).into_iter().map(|r| r.into_iter().map(|z| 1.0 / (1.0 + (-z).exp())).collect()).collect();
     let group = 2 * layer.n_heads / layer.n_kv_heads;
     let t = x64.len();
@@ -142,11 +144,7 @@ pub fn v2_reference(layer: &DiffAttnV2, x: &Mat, causal: bool, theta: Option<f64
 pub fn baseline_reference(layer: &BaselineAttention, x: &Mat, causal: bool, theta: Option<f64>) -> Reference {
     let d = layer.head_dim;
     let x64 = to64(x);
-    let (mut q, mut k, v) = (linear(&x64, &layer.wq), linear(&x64, &layer.wk), linear(&x64, &layer.wv));
-    if let Some(th) = theta {
-        rope(&mut q, d, th);
-        rope(&mut k, d, th);
-    }
+    let (q, k, v) = project(&x64, &layer.wq, &layer.wk, &layer.wv, d, theta);
     let group = layer.n_heads / layer.n_kv_heads;
     let t = x64.len();
     let mut heads = vec![vec![0.0; d * layer.n_heads]; t];

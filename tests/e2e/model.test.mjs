@@ -1,0 +1,61 @@
+// The model explorer with the shipped checkpoints: a prompt, the model's answers, the
+// maps of any layer and head, training progress, and clear messages for bad input.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, artifact } from './harness.mjs';
+
+const ready = (page) => page.waitForFunction(() => document.querySelector('#model-status')?.textContent.startsWith('Computed on') && document.querySelectorAll('#predictions li').length > 0, null, { timeout: 30_000 });
+
+test('model explorer', async () => {
+  const b = await start('cpu');
+  try {
+    const page = await b.open('#/model?model=diff_v1&ckpt=4&n=4&r=2&ctx=64&depth=50&seed=1&layer=2&head=0');
+    await ready(page);
+    assert.equal(await page.locator('#predictions li').count(), 2, 'one line per query');
+    assert.match(await page.textContent('#predictions'), /Query 1: predicts \d+ \(\d+%\), the answer is \d+/);
+    assert.match(await page.textContent('#lambda-note'), /λ of layer 2: -?\d\.\d{3}/);
+    const t = await page.evaluate(() => document.querySelector('#model-diff canvas.map').width);
+    assert.equal(t, 1 + 64 + 8, 'one pixel per token: <bos>, 64 context tokens, two queries');
+    assert.equal(await page.locator('#prompt .tok.answer').count(), 4, 'the asked needle is highlighted');
+    await page.screenshot({ path: artifact('model-diff_v1.png'), fullPage: true });
+
+    // Hover a cell: the tooltip names both tokens.
+    await page.locator('#model-a1 canvas.map').scrollIntoViewIfNeeded();
+    const box = await page.locator('#model-a1 canvas.map').boundingBox();
+    await page.mouse.move(box.x + box.width * 0.99, box.y + box.height * 0.99);
+    assert.match(await page.textContent('#model-tooltip'), /query 72 “\d+” → key 72/);
+
+    // The untrained checkpoint answers differently from the trained one, and the link follows.
+    const trained = await page.textContent('#predictions');
+    await page.evaluate(() => { const el = document.getElementById('ckpt'); el.value = '0'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+    await page.waitForFunction((before) => document.querySelector('#predictions')?.textContent !== before, trained);
+    assert.match(page.url(), /ckpt=0/);
+
+    // Every model loads, the baseline has no A2.
+    for (const kind of ['baseline', 'diff_v2']) {
+      await page.selectOption('#model-kind', kind);
+      await page.waitForFunction((k) => location.hash.includes(`model=${k}`), kind);
+      await ready(page);
+    }
+    assert.equal(await page.locator('#model-a2').count(), 0, 'the baseline has one map per head');
+
+    // A link full of garbage is clamped and reported.
+    const bad = await b.open('#/model?model=gpt&ckpt=9&ctx=100&zzz=1');
+    await ready(bad);
+    const notice = await bad.textContent('#link-notices');
+    for (const s of ['model=gpt', 'ckpt=9 is above 4', 'ctx=100', 'unknown setting `zzz`']) assert.ok(notice.includes(s), `notice mentions ${s}: ${notice}`);
+
+    // A corrupted checkpoint gets a message naming the file, and the page stays usable.
+    const broken = await b.open('#/model?model=diff_v1&ckpt=4');
+    await ready(broken);
+    await broken.route('**/models/diff_v2/step-*.safetensors', (r) => r.fulfill({ status: 200, body: 'not a model' }));
+    await broken.selectOption('#model-kind', 'diff_v2');
+    await broken.waitForSelector('#model-error');
+    assert.match(await broken.textContent('#model-error'), /diff_v2\/step-\d+\.safetensors: not a readable safetensors file/);
+    await broken.selectOption('#model-kind', 'diff_v1');
+    await ready(broken);
+    assert.deepEqual(b.errors.filter((e) => !/Failed to load resource/.test(e)), [], 'no console errors');
+  } finally {
+    await b.stop();
+  }
+});
