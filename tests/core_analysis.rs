@@ -1,0 +1,36 @@
+//! The analysis helpers: absmax quantisation, outlier statistics, effective rank.
+
+use difflens::core::analysis::{effective_rank, outlier_stats, quantize_absmax, quantize_slice};
+use ndarray::Array2;
+
+#[test]
+fn absmax_quantisation_keeps_the_extremes_and_rounds_the_rest() {
+    // 4 bits: 7 steps of 1/7 on each side of zero.
+    assert_eq!(quantize_absmax(1.0, 1.0, 4), 1.0);
+    assert_eq!(quantize_absmax(-1.0, 1.0, 4), -1.0);
+    assert!((quantize_absmax(0.2, 1.0, 4) - 1.0 / 7.0).abs() < 1e-7);
+    assert_eq!(quantize_absmax(0.05, 1.0, 4), 0.0);
+    assert_eq!(quantize_absmax(3.0, 0.0, 8), 0.0, "an all-zero tensor stays zero");
+    let mut v = vec![0.3f32, -2.0, 1.1, 0.001];
+    quantize_slice(&mut v, 16);
+    assert!(v.iter().zip([0.3f32, -2.0, 1.1, 0.001]).all(|(a, b)| (a - b).abs() < 2.0 / 32767.0));
+}
+
+#[test]
+fn outlier_stats_rank_magnitudes() {
+    let values: Vec<f32> = (1..=200).map(|i| if i % 2 == 0 { i as f32 } else { -(i as f32) }).collect();
+    let s = outlier_stats(values);
+    assert_eq!((s.top1, s.top2, s.top3, s.top10, s.top100), (200.0, 199.0, 198.0, 191.0, 101.0));
+    assert_eq!(s.median, 100.5);
+    assert_eq!(s.count, 200);
+    let short = outlier_stats([3.0, -1.0]);
+    assert_eq!((short.top1, short.top10, short.median), (3.0, 1.0, 2.0));
+}
+
+#[test]
+fn effective_rank_of_simple_maps() {
+    assert!((effective_rank(&Array2::eye(8)) - 8.0).abs() < 1e-4, "identity: full rank");
+    let uniform = Array2::from_elem((8, 8), 1.0 / 8.0);
+    assert!((effective_rank(&uniform) - 1.0).abs() < 1e-4, "every row the same: rank one");
+    assert_eq!(effective_rank(&Array2::zeros((3, 3))), 0.0);
+}
