@@ -32,7 +32,7 @@ test('model explorer', async () => {
     assert.match(page.url(), /ckpt=0/);
 
     // Every model loads, the baseline has no A2.
-    for (const kind of ['baseline', 'diff_v2']) {
+    for (const kind of ['diff_v2', 'baseline']) {
       await page.selectOption('#model-kind', kind);
       await page.waitForFunction((k) => location.hash.includes(`model=${k}`), kind);
       await ready(page);

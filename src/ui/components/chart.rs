@@ -55,6 +55,9 @@ fn axis(v: f64, log: bool) -> Option<f64> {
 fn label(v: f64, log: bool) -> String {
     let x = if log { 10f64.powf(v) } else { v };
     let a = x.abs();
+    if a < 1e-9 {
+        return "0".into();
+    }
     if a >= 10_000.0 { format!("{:.0}k", x / 1000.0) } else if a >= 100.0 || (log && a >= 1.0) { format!("{x:.0}") } else if a >= 1.0 { format!("{x:.1}") } else if a == 0.0 { "0".into() } else if a >= 0.01 { format!("{x:.2}") } else { format!("{x:.0e}") }
 }
 
