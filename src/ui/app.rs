@@ -43,7 +43,7 @@ pub fn App() -> impl IntoView {
         <main>
             {move || match page.get() {
                 Page::Lab => view! { <LabPage route backend /> }.into_any(),
-                Page::Model => view! { <ModelPage route /> }.into_any(),
+                Page::Model => view! { <ModelPage route backend /> }.into_any(),
                 Page::Arch => view! { <ArchPage route /> }.into_any(),
                 Page::Bench => view! { <BenchPage /> }.into_any(),
             }}

@@ -124,6 +124,8 @@ for (const mode of ['gpu', 'cpu']) {
       const link = page.url();
       const again = await b.open(link.slice(link.indexOf('#')));
       assert.equal(await again.textContent('[data-testid="n-value"]'), '2048');
+      assert.deepEqual(await again.evaluate(() => window.difflensLabState), await page.evaluate(() => window.difflensLabState), 'the same state object');
+      assert.equal((await again.evaluate(() => window.difflensLabState)).n, 2048);
       assert.equal(await again.textContent('[data-testid="lambda-value"]'), await page.textContent('[data-testid="lambda-value"]'));
       await again.waitForFunction(() => document.querySelector('#compute-note')?.textContent.startsWith('Computed on'));
       const [s1, s2] = [await value(again, 'snr-standard'), await value(page, 'snr-standard')];

@@ -55,10 +55,14 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
     let run = StoredValue::new_local(None::<LabRun>);
     let version = RwSignal::new(0u64);
 
-    // The link always describes what is on screen.
+    // The link always describes what is on screen; the same state is published as a
+    // JS object (`window.difflensLabState`) for scripts and the browser tests.
     Effect::new(move |_| {
         let params = state.with(|s| s.to_params());
         route::replace(&Route { page: Page::Lab, params, unknown_page: None });
+        if let (Some(w), Ok(js)) = (web_sys::window(), state.with(serde_wasm_bindgen::to_value)) {
+            let _ = js_sys::Reflect::set(&w, &"difflensLabState".into(), &js);
+        }
     });
 
     let problem = Memo::new(move |_| state.with(|s| s.lab_params()));

@@ -5,7 +5,10 @@
 use super::super::components::chart::{Chart, ChartSpec, Series, ORANGE};
 use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::components::readout::readable;
+use super::super::backend::{self, Backend};
 use super::super::route::{self, Page, Route};
+use crate::core::attention::MapRequest;
+use crate::gpu::model::GpuModel;
 use crate::core::attention::LambdaTrace;
 use crate::core::model::Model;
 use crate::core::retrieval::word;
@@ -55,7 +58,7 @@ fn kind_title(kind: &str) -> &'static str {
 }
 
 #[component]
-pub fn ModelPage(route: RwSignal<Route>) -> impl IntoView {
+pub fn ModelPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoView {
     let (initial, initial_notices) = ModelState::from_params(&route.get_untracked().params);
     let state = RwSignal::new(initial);
     let notices = RwSignal::new(initial_notices);
@@ -195,6 +198,7 @@ pub fn ModelPage(route: RwSignal<Route>) -> impl IntoView {
                 <p class="notice" id="model-error" role="alert">{move || match status.get() { Status::Failed(e) => e, _ => String::new() }}</p>
             </Show>
             <PromptView state version explained />
+            <GpuCheck backend state loaded models explained />
             <div class="maps">
                 <Heatmap id="model-a1" title="A1" explain="The first softmax map of the head (for the baseline, its only map). Ticks mark the needle being asked about."
                     map=Signal::derive(move || head_maps.get().map(|m| m.0)) n=n_tokens signal_keys=answer_span hover on_pick=Callback::new(|_| ()) />
@@ -211,6 +215,50 @@ pub fn ModelPage(route: RwSignal<Route>) -> impl IntoView {
                 <figcaption class="explain">"The row of the “→” token that must produce the answer. Red dots mark the needle “KEY is VALUE .”; a good head puts its weight there, and a differential head cancels the rest."</figcaption>
             </figure>
         </section>
+    }
+}
+
+/// "Run on WebGPU": the same prompt through the GPU forward pass, compared with the CPU
+/// core's logits (tolerance 1e-4) and the selected head's map (1e-5); `data-score` is
+/// the larger error in units of its tolerance (≤ 1 passes).
+#[component]
+fn GpuCheck(
+    backend: RwSignal<Backend>,
+    state: RwSignal<ModelState>,
+    loaded: RwSignal<Option<(String, usize)>>,
+    models: StoredValue<HashMap<(String, usize), Rc<Model>>, LocalStorage>,
+    explained: StoredValue<Option<Rc<Explained>>, LocalStorage>,
+) -> impl IntoView {
+    let result = RwSignal::new(None::<(f32, String)>);
+    let run = move |_| {
+        let (Some(ctx), Some(key)) = (backend::gpu(), loaded.get_untracked()) else { return };
+        let (Some(model), Some(x)) = (models.with_value(|m| m.get(&key).cloned()), explained.get_value()) else { return };
+        let (layer, head) = state.with_untracked(|s| (s.layer, s.head));
+        result.set(Some((f32::NAN, "running on WebGPU…".into())));
+        leptos::task::spawn_local(async move {
+            let gpu = GpuModel::new(&ctx, &model);
+            let t0 = web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0);
+            let outcome = gpu.forward(&ctx, &x.prompt.tokens, &MapRequest::Only(vec![(layer, head)])).await;
+            let ms = web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0) - t0;
+            let max_abs = |a: &ndarray::Array2<f32>, b: &ndarray::Array2<f32>| a.iter().zip(b.iter()).map(|(p, q)| (p - q).abs()).fold(0.0f32, f32::max);
+            let text = match outcome {
+                Ok(out) => {
+                    let dl = max_abs(&out.logits, &x.output.logits);
+                    let dm = out.layers.get(layer).and_then(|l| l.maps.first()).zip(x.output.layers.get(layer).and_then(|l| l.maps.get(head))).map(|(g, c)| max_abs(g.combined(), c.combined())).unwrap_or(f32::NAN);
+                    ((dl / 1e-4).max(dm / 1e-5), format!("WebGPU forward in {ms:.0} ms: largest |GPU − CPU| logits {dl:.1e} (tolerance 1e-4), layer {layer} head {head} map {dm:.1e} (1e-5)."))
+                }
+                Err(e) => (f32::INFINITY, format!("WebGPU forward failed: {e}")),
+            };
+            result.try_set(Some(text));
+        });
+    };
+    view! {
+        <Show when=move || backend.with(|b| matches!(b, Backend::WebGpu { .. }))>
+            <div class="buttons">
+                <button id="model-gpu-check" on:click=run>"Run on WebGPU and compare"</button>
+                <span class="axis-note" id="model-gpu-result" data-score=move || result.get().map(|r| r.0.to_string()).unwrap_or_default()>{move || result.get().map(|r| r.1).unwrap_or_default()}</span>
+            </div>
+        </Show>
     }
 }
 
