@@ -77,7 +77,10 @@ pub async fn detect(backend: RwSignal<Backend>) -> Backend {
             };
             ctx.device.set_device_lost_callback(move |_reason, message| {
                 GPU.with(|g| g.borrow_mut().take());
-                let message = if message.is_empty() { "no reason given".to_string() } else { message };
+                let message = match message.trim().trim_end_matches('.') {
+                    "" => "no reason given".to_string(),
+                    m => m.to_string(),
+                };
                 backend.set(Backend::Cpu { reason: format!("the GPU device was lost ({message})"), lost: true });
             });
             GPU.with(|g| *g.borrow_mut() = Some(Rc::new(ctx)));
