@@ -1,6 +1,7 @@
 // Max-magnitude pooling of the difference map A1 − λ·A2 ([n, n]) to [r, r] for the
 // heatmaps: pixel (pi, pj) covers rows [pi·n/r, (pi+1)·n/r) and the same columns, and
-// keeps the entry of largest |value| with its sign, so single spikes survive. The
+// keeps the entry of largest |value| with its sign, so single spikes survive (between
+// equal magnitudes the larger value, as on the CPU, so the scan order does not matter). The
 // difference is formed on the fly (fused combine): a λ change reads A1 and A2 once and
 // writes only these r² values, which are all that is read back.
 
@@ -29,7 +30,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     for (var i = r0; i < r1; i = i + 1u) {
         for (var j = c0; j < c1; j = j + 1u) {
             let v = a1[i * p.n + j] - p.lambda * a2[i * p.n + j];
-            if (abs(v) > abs(best)) { best = v; }
+            if (abs(v) > abs(best) || (abs(v) == abs(best) && v > best)) { best = v; }
         }
     }
     out[pi * p.r + pj] = best;

@@ -4,7 +4,7 @@
 use crate::core::lab::{self, LabInputs, LabMaps, LabMetrics, LabParams, LambdaSweep, NoiseMassPoint, SnrPoint};
 use crate::gpu::context::GpuContext;
 use crate::gpu::lab::{GpuLab, LambdaReadback};
-use crate::viz::pooling::pool_max_magnitude;
+use crate::viz::pooling::pool_rows_max_magnitude;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -79,10 +79,17 @@ impl LabRun {
     /// The map pooled to `r × r` pixels (max magnitude), row-major.
     pub fn pooled(&self, kind: MapKind, lambda: f32, r: usize) -> Vec<f32> {
         let (a1, a2) = (&self.maps.a1, &self.maps.a2);
+        fn copy(m: &ndarray::Array2<f32>) -> impl FnMut(usize, &mut [f32]) + '_ {
+            move |i, row| row.iter_mut().zip(m.row(i)).for_each(|(o, v)| *o = *v)
+        }
         match kind {
-            MapKind::A1 => pool_max_magnitude(self.n(), r, |i, j| a1[[i, j]]),
-            MapKind::A2 => pool_max_magnitude(self.n(), r, |i, j| a2[[i, j]]),
-            MapKind::Diff => pool_max_magnitude(self.n(), r, |i, j| a1[[i, j]] - lambda * a2[[i, j]]),
+            MapKind::A1 => pool_rows_max_magnitude(self.n(), r, copy(a1)),
+            MapKind::A2 => pool_rows_max_magnitude(self.n(), r, copy(a2)),
+            MapKind::Diff => pool_rows_max_magnitude(self.n(), r, |i, row| {
+                for ((o, x), y) in row.iter_mut().zip(a1.row(i)).zip(a2.row(i)) {
+                    *o = x - lambda * y;
+                }
+            }),
         }
     }
 

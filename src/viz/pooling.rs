@@ -12,22 +12,41 @@ pub fn pooled_size(n: usize, max_px: usize) -> usize {
     n.min(max_px).max(1)
 }
 
+/// Whether `v` replaces `best` in max-magnitude pooling: a larger magnitude wins, and
+/// between equal magnitudes the larger value, so the result does not depend on the
+/// order in which a block is scanned (the GPU kernel scans differently).
+#[inline]
+pub fn outranks(v: f32, best: f32) -> bool {
+    v.abs() > best.abs() || (v.abs() == best.abs() && v > best)
+}
+
 /// Pools `value(i, j)` over an `n × n` map into `r × r` (row-major).
 pub fn pool_max_magnitude(n: usize, r: usize, value: impl Fn(usize, usize) -> f32) -> Vec<f32> {
+    pool_rows_max_magnitude(n, r, |i, row| {
+        for (j, v) in row.iter_mut().enumerate() {
+            *v = value(i, j);
+        }
+    })
+}
+
+/// The same pooling with the map given a row at a time (`fill(i, row)` writes row i):
+/// the rows of a block are first merged element by element (a loop the compiler
+/// vectorises), then the merged row is pooled across its column blocks once. That keeps
+/// a λ drag on a 1024² map well inside a frame.
+pub fn pool_rows_max_magnitude(n: usize, r: usize, mut fill: impl FnMut(usize, &mut [f32])) -> Vec<f32> {
     let edges = block_edges(n, r);
     let mut out = vec![0.0f32; r * r];
+    let (mut row, mut merged) = (vec![0.0f32; n], vec![0.0f32; n]);
     for (pi, rows) in edges.windows(2).enumerate() {
-        for (pj, cols) in edges.windows(2).enumerate() {
-            let mut best = 0.0f32;
-            for i in rows[0]..rows[1] {
-                for j in cols[0]..cols[1] {
-                    let v = value(i, j);
-                    if v.abs() > best.abs() {
-                        best = v;
-                    }
-                }
+        merged.fill(0.0);
+        for i in rows[0]..rows[1] {
+            fill(i, &mut row);
+            for (m, &v) in merged.iter_mut().zip(&row) {
+                *m = if outranks(v, *m) { v } else { *m };
             }
-            out[pi * r + pj] = best;
+        }
+        for (o, cols) in out[pi * r..(pi + 1) * r].iter_mut().zip(edges.windows(2)) {
+            *o = merged[cols[0]..cols[1]].iter().fold(0.0, |best, &v| if outranks(v, best) { v } else { best });
         }
     }
     out
@@ -49,6 +68,32 @@ mod tests {
         assert_eq!(pooled.len(), 100 * 100);
         assert_eq!(pooled[53 * 100 + 1], -0.9, "the negative spike keeps its sign and value");
         assert_eq!(pooled[0], 0.001);
+    }
+
+    /// The row-at-a-time pooling against the definition, block by block, on values with
+    /// ties of magnitude and sign flips (the larger value must win whatever the order).
+    #[test]
+    fn row_pooling_is_the_block_definition() {
+        let value = |i: usize, j: usize| ((i * 7 + j * 13) % 11) as f32 * if (i + j) % 3 == 0 { -1.0 } else { 1.0 };
+        for (n, r) in [(10, 4), (1024, 384), (37, 37), (300, 7)] {
+            let edges = block_edges(n, r);
+            let mut want = vec![0.0f32; r * r];
+            for pi in 0..r {
+                for pj in 0..r {
+                    let mut best = 0.0f32;
+                    for i in edges[pi]..edges[pi + 1] {
+                        for j in edges[pj]..edges[pj + 1] {
+                            let v = value(i, j);
+                            if v.abs() > best.abs() || (v.abs() == best.abs() && v > best) {
+                                best = v;
+                            }
+                        }
+                    }
+                    want[pi * r + pj] = best;
+                }
+            }
+            assert_eq!(pool_max_magnitude(n, r, value), want, "n {n}, r {r}");
+        }
     }
 
     #[test]

@@ -1,5 +1,10 @@
 //! Line charts drawn with plotters on a canvas. Log axes are drawn as log10 on a linear
 //! axis with labels written back as powers, so one code path serves every chart.
+//!
+//! What moves with a slider (the current λ, the differential weights) goes on an
+//! overlay canvas drawn with a few raw 2D calls in the chart's coordinates: plotters
+//! measures every label by laying out a hidden element (a forced layout of the page),
+//! which a chart redrawn on every frame of a drag cannot afford.
 
 use leptos::html;
 use leptos::prelude::*;
@@ -32,6 +37,34 @@ pub struct ChartSpec {
     pub markers: Vec<Marker>,
     /// Highlighted points (e.g. signal keys), drawn as circles.
     pub dots: Vec<(f64, f64)>,
+    /// Points the axes must cover without being drawn (where the overlay may go).
+    pub extent: Vec<(f64, f64)>,
+}
+
+/// The moving part of a chart, drawn over its static part.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overlay {
+    pub series: Vec<Series>,
+    pub markers: Vec<Marker>,
+    pub dots: Vec<(f64, f64)>,
+}
+
+/// Data → canvas pixels for a drawn chart: `pixel = a · axis(value) + b` on each axis,
+/// read off plotters' own mapping, and the plotting area's vertical extent.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Frame {
+    x_log: bool,
+    y_log: bool,
+    x: (f64, f64),
+    y: (f64, f64),
+    top: f64,
+    bottom: f64,
+}
+
+impl Frame {
+    fn pixel(&self, (x, y): (f64, f64)) -> Option<(f64, f64)> {
+        Some((self.x.0 * axis(x, self.x_log)? + self.x.1, self.y.0 * axis(y, self.y_log)? + self.y.1))
+    }
 }
 
 /// Colour-blind-safe pair (blue / orange) plus a neutral for markers.
@@ -61,14 +94,16 @@ fn label(v: f64, log: bool) -> String {
     if a >= 10_000.0 { format!("{:.0}k", x / 1000.0) } else if a >= 100.0 || (log && a >= 1.0) { format!("{x:.0}") } else if a >= 1.0 { format!("{x:.1}") } else if a == 0.0 { "0".into() } else if a >= 0.01 { format!("{x:.2}") } else { format!("{x:.0e}") }
 }
 
-pub fn draw(canvas: web_sys::HtmlCanvasElement, spec: &ChartSpec) -> Result<(), String> {
+/// Draws the static chart; returns its frame (`None` when there was nothing to draw).
+pub fn draw(canvas: web_sys::HtmlCanvasElement, spec: &ChartSpec) -> Result<Option<Frame>, String> {
     let e = |e: DrawingAreaErrorKind<_>| e.to_string();
     let root = CanvasBackend::with_canvas_object(canvas).ok_or("no 2D canvas context")?.into_drawing_area();
     root.fill(&WHITE).map_err(e)?;
     let map = |(x, y): (f64, f64)| Some((axis(x, spec.x_log)?, axis(y, spec.y_log)?));
-    let all: Vec<(f64, f64)> = spec.series.iter().flat_map(|s| s.points.iter().copied()).chain(spec.dots.iter().copied()).filter_map(map).collect();
+    let all: Vec<(f64, f64)> =
+        spec.series.iter().flat_map(|s| s.points.iter().copied()).chain(spec.dots.iter().copied()).chain(spec.extent.iter().copied()).filter_map(map).collect();
     if all.is_empty() {
-        return root.present().map_err(e);
+        return root.present().map_err(e).map(|_| None);
     }
     let range = |vals: Vec<f64>| {
         let (lo, hi) = vals.iter().fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(*v), b.max(*v)));
@@ -84,6 +119,12 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, spec: &ChartSpec) -> Result<(), 
         .y_label_area_size(52)
         .build_cartesian_2d(xr.clone(), yr.clone())
         .map_err(e)?;
+    let frame = {
+        let (p0, p1) = (chart.backend_coord(&(xr.start, yr.start)), chart.backend_coord(&(xr.end, yr.end)));
+        let slope = |a: i32, b: i32, lo: f64, hi: f64| (b - a) as f64 / (hi - lo);
+        let (sx, sy) = (slope(p0.0, p1.0, xr.start, xr.end), slope(p0.1, p1.1, yr.start, yr.end));
+        Frame { x_log: spec.x_log, y_log: spec.y_log, x: (sx, p0.0 as f64 - sx * xr.start), y: (sy, p0.1 as f64 - sy * yr.start), top: p1.1 as f64, bottom: p0.1 as f64 }
+    };
     let (xl, yl) = (spec.x_log, spec.y_log);
     chart
         .configure_mesh()
@@ -113,18 +154,87 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, spec: &ChartSpec) -> Result<(), 
     if spec.series.len() > 1 {
         chart.configure_series_labels().position(SeriesLabelPosition::UpperRight).background_style(WHITE.mix(0.85)).border_style(RGBColor(200, 200, 200)).draw().map_err(e)?;
     }
-    root.present().map_err(e)
+    root.present().map_err(e).map(|_| Some(frame))
 }
 
+fn css(c: (u8, u8, u8)) -> String {
+    format!("rgb({},{},{})", c.0, c.1, c.2)
+}
+
+/// The canvas's 2D context, cleared.
+fn cleared(canvas: &web_sys::HtmlCanvasElement) -> Option<web_sys::CanvasRenderingContext2d> {
+    use wasm_bindgen::JsCast;
+    let ctx: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").ok()??.dyn_into().ok()?;
+    ctx.clear_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
+    Some(ctx)
+}
+
+/// Clears the overlay canvas and draws the moving part in the static chart's frame.
+pub fn draw_overlay(canvas: &web_sys::HtmlCanvasElement, frame: &Frame, overlay: &Overlay) -> Option<()> {
+    let ctx = cleared(canvas)?;
+    ctx.set_line_width(2.0);
+    for s in &overlay.series {
+        ctx.set_stroke_style_str(&css(s.color));
+        ctx.begin_path();
+        let mut first = true;
+        for (x, y) in s.points.iter().filter_map(|p| frame.pixel(*p)) {
+            if first { ctx.move_to(x, y) } else { ctx.line_to(x, y) }
+            first = false;
+        }
+        ctx.stroke();
+    }
+    ctx.set_line_width(1.0);
+    ctx.set_font("12px sans-serif");
+    for m in &overlay.markers {
+        let Some((x, _)) = frame.pixel((m.x, if frame.y_log { 1.0 } else { 0.0 })) else { continue };
+        ctx.set_stroke_style_str(&css(m.color));
+        ctx.begin_path();
+        ctx.move_to(x, frame.top);
+        ctx.line_to(x, frame.bottom);
+        ctx.stroke();
+        ctx.set_fill_style_str(&css(m.color));
+        let _ = ctx.fill_text(&m.label, x + 3.0, frame.top + 26.0);
+    }
+    ctx.set_fill_style_str(&css(RED));
+    for (x, y) in overlay.dots.iter().filter_map(|p| frame.pixel(*p)) {
+        ctx.begin_path();
+        let _ = ctx.arc(x, y, 4.0, 0.0, std::f64::consts::TAU);
+        ctx.fill();
+    }
+    Some(())
+}
+
+/// A chart: `spec` is drawn with plotters when it changes; `overlay` (optional) on a
+/// transparent canvas above it whenever it changes.
 #[component]
-pub fn Chart(id: &'static str, #[prop(into)] spec: Signal<Option<ChartSpec>>, #[prop(into)] label: String) -> impl IntoView {
+pub fn Chart(
+    id: &'static str,
+    #[prop(into)] spec: Signal<Option<ChartSpec>>,
+    #[prop(into)] label: String,
+    #[prop(optional, into)] overlay: Option<Signal<Option<Overlay>>>,
+) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
+    let top = NodeRef::<html::Canvas>::new();
+    let frame = RwSignal::new(None::<Frame>);
     Effect::new(move |_| {
         if let (Some(s), Some(c)) = (spec.get(), canvas.get()) {
-            if let Err(err) = draw(c, &s) {
-                leptos::logging::warn!("chart {id}: {err}");
+            match draw(c, &s) {
+                Ok(f) => frame.set(f),
+                Err(err) => leptos::logging::warn!("chart {id}: {err}"),
             }
         }
     });
-    view! { <canvas node_ref=canvas id=id width="560" height="320" role="img" aria-label=label></canvas> }
+    Effect::new(move |_| {
+        let (Some(o), Some(t)) = (overlay.and_then(|o| o.get()), top.get()) else { return };
+        match frame.get() {
+            Some(f) => draw_overlay(&t, &f, &o),
+            None => cleared(&t).map(|_| ()),
+        };
+    });
+    view! {
+        <div class="chart-wrap">
+            <canvas node_ref=canvas id=id width="560" height="320" role="img" aria-label=label></canvas>
+            {overlay.is_some().then(|| view! { <canvas node_ref=top class="chart-overlay" width="560" height="320" aria-hidden="true"></canvas> })}
+        </div>
+    }
 }

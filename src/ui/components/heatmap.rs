@@ -42,10 +42,8 @@ fn paint(canvas: &web_sys::HtmlCanvasElement, map: &PooledMap) -> Option<()> {
         canvas.set_width(r);
         canvas.set_height(r);
     }
-    let mut rgba = vec![255u8; map.values.len() * 4];
-    for (px, v) in rgba.chunks_exact_mut(4).zip(map.values.iter()) {
-        px[..3].copy_from_slice(&map.scale.color(*v));
-    }
+    let table = map.scale.table();
+    let rgba: Vec<u8> = map.values.iter().flat_map(|v| table.rgba(*v)).collect();
     let image = web_sys::ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), r, r).ok()?;
     context_2d(canvas)?.put_image_data(&image, 0.0, 0.0).ok()
 }
@@ -121,10 +119,19 @@ pub fn Heatmap(
     let ticks = NodeRef::<html::Canvas>::new();
     let bar = NodeRef::<html::Canvas>::new();
 
+    // Each layer repaints only when its own inputs change: a λ drag changes the values,
+    // not the colour bar or the crosshair, and every repainted canvas is another texture
+    // for the compositor to upload before the frame can show.
+    let scale = Memo::new(move |_| map.with(|m| m.as_ref().map(|m| m.scale)));
+    let side = Memo::new(move |_| map.with(|m| m.as_ref().map(|m| m.r)));
     Effect::new(move |_| {
-        if let (Some(m), Some(c), Some(b)) = (map.get(), canvas.get(), bar.get()) {
+        if let (Some(m), Some(c)) = (map.get(), canvas.get()) {
             paint(&c, &m);
-            paint_colorbar(&b, &m.scale);
+        }
+    });
+    Effect::new(move |_| {
+        if let (Some(s), Some(b)) = (scale.get(), bar.get()) {
+            paint_colorbar(&b, &s);
         }
     });
     Effect::new(move |_| {
@@ -134,8 +141,8 @@ pub fn Heatmap(
     });
     Effect::new(move |_| {
         let h = hover.get();
-        if let (Some(o), Some(m)) = (overlay.get(), map.get()) {
-            paint_crosshair(&o, m.r, n.get_untracked().max(1), h);
+        if let (Some(o), Some(r)) = (overlay.get(), side.get()) {
+            paint_crosshair(&o, r, n.get_untracked().max(1), h);
         }
     });
 

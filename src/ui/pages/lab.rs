@@ -2,7 +2,7 @@
 //! the numbers that summarise them, and the charts that explain them.
 
 use super::super::backend::{self, Backend};
-use super::super::components::chart::{Chart, ChartSpec, Marker, Series, BLUE, GREY, ORANGE, RED};
+use super::super::components::chart::{Chart, ChartSpec, Marker, Overlay, Series, BLUE, GREY, ORANGE, RED};
 use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::components::readout::{readable, Readout};
 use super::super::components::slider::Slider;
@@ -10,7 +10,7 @@ use super::super::route::{self, Page, Route};
 use crate::core::lab::{LabMetrics, NoiseMassPoint, NoiseSweepPoint, SnrPoint};
 use crate::core::lambda::lambda_init_for_depth;
 use crate::core::lab;
-use crate::engine::lab::{self as engine, GpuSession, LabRun, MapKind};
+use crate::engine::lab::{self as engine, GpuSession, LabRun, MapKind, LAMBDA_RANGE};
 use crate::state::lab_state::{bounds, LabState};
 use crate::viz::colormap::{Contrast, Scale};
 use crate::viz::pooling::pooled_size;
@@ -55,13 +55,26 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
     let run = StoredValue::new_local(None::<LabRun>);
     let version = RwSignal::new(0u64);
 
-    // The link always describes what is on screen; the same state is published as a
-    // JS object (`window.difflensLabState`) for scripts and the browser tests.
+    // The link describes what is on screen; the same state is published as a JS object
+    // (`window.difflensLabState`) for scripts and the browser tests. Both follow a drag
+    // 120 ms after its last move, not on every frame: Chromium may take ~10 ms for a
+    // `history.replaceState` that arrives many times a second.
+    let link_timer = StoredValue::new_local(None::<leptos::prelude::TimeoutHandle>);
     Effect::new(move |_| {
         let params = state.with(|s| s.to_params());
-        route::replace(&Route { page: Page::Lab, params, unknown_page: None });
-        if let (Some(w), Ok(js)) = (web_sys::window(), state.with(serde_wasm_bindgen::to_value)) {
-            let _ = js_sys::Reflect::set(&w, &"difflensLabState".into(), &js);
+        let js = state.with(serde_wasm_bindgen::to_value);
+        let publish = move || {
+            route::replace(&Route { page: Page::Lab, params, unknown_page: None });
+            if let (Some(w), Ok(js)) = (web_sys::window(), js) {
+                let _ = js_sys::Reflect::set(&w, &"difflensLabState".into(), &js);
+            }
+        };
+        if let Some(h) = link_timer.try_update_value(|t| t.take()).flatten() {
+            h.clear();
+        }
+        match leptos::prelude::set_timeout_with_handle(publish, std::time::Duration::from_millis(120)) {
+            Ok(h) => link_timer.set_value(Some(h)),
+            Err(_) => leptos::logging::warn!("could not schedule the link update"),
         }
     });
 
@@ -146,55 +159,26 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
     let map_a1 = Signal::derive(move || pooled_softmax.with(|p| p.as_ref().map(|(a, _)| PooledMap { r: px.get(), values: a.clone(), scale: sequential() })));
     let map_a2 = Signal::derive(move || pooled_softmax.with(|p| p.as_ref().map(|(_, b)| PooledMap { r: px.get(), values: b.clone(), scale: sequential() })));
 
-    // Moving λ: the softmaxes stay; only the combine, the pooling and the sums rerun,
-    // on the GPU's resident maps when the problem was computed there. GPU updates run
-    // one at a time, always on the latest λ (intermediate slider positions are skipped).
+    // Moving λ: the softmaxes stay; only the combine, the pooling and the sums rerun.
+    // Both paths do this on the host copies of the maps (the GPU path reads them back
+    // once per problem for the tooltip, the row chart and Verify): pooling 1024² entries
+    // takes ≈6 ms in wasm and the sums come from the λ sweep in microseconds, while a GPU
+    // round trip (submit, then an awaited buffer mapping) costs at least a frame in
+    // Chromium and ≈230 ms on its software adapter (README, "Performance"). The GPU's own
+    // λ kernels still run for "Verify GPU against CPU".
     let diff_values = RwSignal::new(None::<(usize, Arc<Vec<f32>>)>);
     let metrics = RwSignal::new(LabMetrics::default());
-    let lambda_busy = StoredValue::new(false);
-    let lambda_next = StoredValue::new(None::<(f32, usize, usize)>);
     Effect::new(move |_| {
         version.track();
         let (l, r) = (lambda.get(), px.get());
         let t0 = now_ms();
-        let Some((on_gpu, n_signal)) = run.with_value(|run| run.as_ref().map(|run| (run.on_gpu, run.inputs.signal_keys.len()))) else { return };
-        let sess = session.get_value().filter(|_| on_gpu);
-        let Some(sess) = sess else {
-            run.with_value(|run| {
-                if let Some(run) = run {
-                    diff_values.set(Some((r, Arc::new(run.pooled(MapKind::Diff, l, r)))));
-                    metrics.set(run.metrics(l));
-                }
-            });
-            timing.update(|t| t.lambda_ms = now_ms() - t0);
-            return;
-        };
-        lambda_next.set_value(Some((l, r, n_signal)));
-        if lambda_busy.get_value() {
-            return;
-        }
-        lambda_busy.set_value(true);
-        leptos::task::spawn_local(async move {
-            while let Some((l, r, n_signal)) = lambda_next.try_update_value(|v| v.take()).flatten() {
-                let t0 = now_ms();
-                let result = match sess.lambda_update(l, r) {
-                    Ok(readback) => readback.read(&sess.ctx, n_signal).await,
-                    Err(e) => Err(e),
-                };
-                match result {
-                    Ok((pooled, m)) => {
-                        diff_values.try_set(Some((r, Arc::new(pooled))));
-                        metrics.try_set(m);
-                        timing.try_update(|t| t.lambda_ms = now_ms() - t0);
-                    }
-                    Err(e) => {
-                        gpu_note.try_set(Some(format!("The GPU update failed: {e}.")));
-                        break;
-                    }
-                }
+        run.with_value(|run| {
+            if let Some(run) = run {
+                diff_values.set(Some((r, Arc::new(run.pooled(MapKind::Diff, l, r)))));
+                metrics.set(run.metrics(l));
             }
-            let _ = lambda_busy.try_set_value(false);
         });
+        timing.update(|t| t.lambda_ms = now_ms() - t0);
     });
     let map_diff = Signal::derive(move || {
         diff_values.get().map(|(r, values)| PooledMap { r, values, scale: Scale { diverging: true, vmax: vmax.get(), contrast: contrast.get() } })
@@ -286,11 +270,12 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
                 <p class="notice" id="gpu-note" role="status">{move || gpu_note.get().unwrap_or_default()}</p>
             </Show>
             <Readouts metrics computed_on timing />
-            <Verify run version lambda metrics diff_values />
+            <Verify run version lambda px session />
             <RowChart state run version lambda />
             <div class="charts">
                 <figure class="panel">
-                    <Chart id="chart-lambda" label="SNR of differential attention against λ" spec=Signal::derive(move || lambda_chart(lambda_curve.get(), lambda.get(), metrics.get())) />
+                    <Chart id="chart-lambda" label="SNR of differential attention against λ" spec=Signal::derive(move || lambda_chart(lambda_curve.get()))
+                        overlay=Signal::derive(move || Some(lambda_marker(lambda.get(), metrics.get()))) />
                     <figcaption class="explain">"Signal-to-noise ratio of A1 − λ·A2 as λ varies (log scale). At λ = 0 it is standard attention; too large a λ subtracts the signal too. The best λ cancels as much shared noise as possible."</figcaption>
                 </figure>
                 <figure class="panel">
@@ -306,35 +291,34 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
     }
 }
 
-/// "Verify": recompute the same problem on the CPU and show the largest difference
-/// from what the GPU produced (maps, the pooled difference on screen, and the SNRs).
+/// "Verify": recompute the same problem on the CPU and compare it with what the GPU
+/// produces: the maps it computed, and its own λ kernels (the fused combine + pooling and
+/// the metric reductions) run once on its resident maps at the current λ.
 #[component]
-fn Verify(run: StoredValue<Option<LabRun>, LocalStorage>, version: RwSignal<u64>, lambda: Memo<f32>, metrics: RwSignal<LabMetrics>, diff_values: RwSignal<Option<(usize, Arc<Vec<f32>>)>>) -> impl IntoView {
+fn Verify(run: StoredValue<Option<LabRun>, LocalStorage>, version: RwSignal<u64>, lambda: Memo<f32>, px: Memo<usize>, session: StoredValue<Option<Rc<GpuSession>>, LocalStorage>) -> impl IntoView {
     let on_gpu = Memo::new(move |_| {
         version.track();
         run.with_value(|r| r.as_ref().is_some_and(|r| r.on_gpu))
     });
     let result = RwSignal::new(None::<(f64, String)>);
     let verify = move |_| {
-        let l = lambda.get_untracked();
-        let shown = diff_values.get_untracked();
-        let gpu_metrics = metrics.get_untracked();
-        let outcome = run.with_value(|run| {
-            let run = run.as_ref()?;
-            let cpu = lab::maps(&run.inputs);
-            let max_abs = |a: &ndarray::Array2<f32>, b: &ndarray::Array2<f32>| a.iter().zip(b.iter()).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max) as f64;
-            let (d1, d2) = (max_abs(&run.maps.a1, &cpu.a1), max_abs(&run.maps.a2, &cpu.a2));
-            let dd = shown.map(|(r, v)| {
-                let want = crate::viz::pooling::pool_max_magnitude(run.n(), r, |i, j| cpu.a1[[i, j]] - l * cpu.a2[[i, j]]);
-                v.iter().zip(&want).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max) as f64
-            }).unwrap_or(0.0);
-            let cm = lab::metrics(&run.inputs, &cpu, l);
-            let rel = |g: f64, c: f64| if c == 0.0 { (g - c).abs() } else { ((g - c) / c).abs() };
-            let snr = rel(gpu_metrics.standard.snr, cm.standard.snr).max(rel(gpu_metrics.differential.snr, cm.differential.snr));
-            let worst = d1.max(d2).max(dd);
-            Some((worst, format!("largest |GPU − CPU|: A1 {d1:.1e}, A2 {d2:.1e}, A1 − λ·A2 on screen {dd:.1e}; SNR relative difference {snr:.1e}. Tolerance 1e-5 on maps.")))
+        let (l, r, mine) = (lambda.get_untracked(), px.get_untracked(), version.get_untracked());
+        let (Some(sess), Some(n_signal)) = (session.get_value(), run.with_value(|run| run.as_ref().map(|r| r.inputs.signal_keys.len()))) else { return };
+        result.set(None);
+        leptos::task::spawn_local(async move {
+            let gpu = match sess.lambda_update(l, r) {
+                Ok(readback) => readback.read(&sess.ctx, n_signal).await,
+                Err(e) => Err(e),
+            };
+            if version.try_get_untracked() != Some(mine) {
+                return; // a newer problem replaced the one on the GPU: its result means nothing
+            }
+            let outcome = match gpu {
+                Err(e) => Some((f64::INFINITY, format!("The GPU check failed: {e}."))),
+                Ok((pooled, gpu_metrics)) => run.try_with_value(|run| run.as_ref().map(|run| compare(run, l, r, &pooled, &gpu_metrics))).flatten(),
+            };
+            result.try_set(outcome);
         });
-        result.set(outcome);
     };
     view! {
         <Show when=move || on_gpu.get()>
@@ -346,6 +330,21 @@ fn Verify(run: StoredValue<Option<LabRun>, LocalStorage>, version: RwSignal<u64>
             </div>
         </Show>
     }
+}
+
+/// The largest differences between the GPU's results and a CPU recomputation, and a
+/// sentence for the page.
+fn compare(run: &LabRun, l: f32, r: usize, gpu_pooled: &[f32], gpu_metrics: &LabMetrics) -> (f64, String) {
+    let cpu = lab::maps(&run.inputs);
+    let max_abs = |a: &ndarray::Array2<f32>, b: &ndarray::Array2<f32>| a.iter().zip(b.iter()).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max) as f64;
+    let (d1, d2) = (max_abs(&run.maps.a1, &cpu.a1), max_abs(&run.maps.a2, &cpu.a2));
+    let want = crate::viz::pooling::pool_max_magnitude(run.n(), r, |i, j| cpu.a1[[i, j]] - l * cpu.a2[[i, j]]);
+    let dd = gpu_pooled.iter().zip(&want).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max) as f64;
+    let cm = lab::metrics(&run.inputs, &cpu, l);
+    let rel = |g: f64, c: f64| if c == 0.0 { (g - c).abs() } else { ((g - c) / c).abs() };
+    let snr = rel(gpu_metrics.standard.snr, cm.standard.snr).max(rel(gpu_metrics.differential.snr, cm.differential.snr));
+    let worst = d1.max(d2).max(dd);
+    (worst, format!("largest |GPU − CPU|: A1 {d1:.1e}, A2 {d2:.1e}, pooled A1 − λ·A2 {dd:.1e}; SNR relative difference {snr:.1e}. Tolerance 1e-5 on maps."))
 }
 
 #[component]
@@ -424,7 +423,7 @@ fn Readouts(metrics: RwSignal<LabMetrics>, computed_on: RwSignal<String>, timing
         </div>
         <p class="axis-note" id="compute-note">{move || {
             let t = timing.get();
-            format!("Computed on {}. Last new problem: {:.1} ms; last λ update: {:.1} ms.", computed_on.get(), t.problem_ms, t.lambda_ms)
+            format!("Computed on {}. Last new problem: {:.1} ms; last λ update (pooling and sums, on the host copy of the maps): {:.1} ms.", computed_on.get(), t.problem_ms, t.lambda_ms)
         }}</p>
     }
 }
@@ -433,31 +432,45 @@ fn Readouts(metrics: RwSignal<LabMetrics>, computed_on: RwSignal<String>, timing
 #[component]
 fn RowChart(state: RwSignal<LabState>, run: StoredValue<Option<LabRun>, LocalStorage>, version: RwSignal<u64>, lambda: Memo<f32>) -> impl IntoView {
     let row = Memo::new(move |_| state.with(|s| s.row));
+    // Static: standard attention's weights, the signal keys, and axes that hold the
+    // differential weights for every λ of the slider (A1 − λ·A2 is linear in λ, so its
+    // extremes are at the ends). The differential weights at the current λ are the overlay.
     let spec = Signal::derive(move || {
         let i = row.get()?;
-        let l = lambda.get();
         version.track();
         run.with_value(|run| {
             let run = run.as_ref().filter(|r| i < r.n())?;
-            let (a1, diff) = run.row(i, l);
-            let pts = |v: &[f32]| v.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect();
+            let (a1, lo) = run.row(i, LAMBDA_RANGE.0);
+            let (_, hi) = run.row(i, LAMBDA_RANGE.1);
+            let pts = |v: &[f32]| v.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect::<Vec<_>>();
             Some(ChartSpec {
                 title: format!("Query {i}: weight on each key"),
                 x_label: "key j".into(),
                 y_label: "weight".into(),
                 series: vec![
                     Series { name: "standard (A1)".into(), color: BLUE, points: pts(&a1) },
-                    Series { name: format!("differential (λ = {l:.2})"), color: ORANGE, points: pts(&diff) },
+                    Series { name: "differential (A1 − λ·A2)".into(), color: ORANGE, points: vec![] },
                 ],
                 dots: run.inputs.signal_keys.iter().map(|&j| (j as f64, a1[j] as f64)).collect(),
+                extent: [pts(&lo), pts(&hi)].concat(),
                 ..Default::default()
             })
+        })
+    });
+    let overlay = Signal::derive(move || {
+        let i = row.get()?;
+        let l = lambda.get();
+        version.track();
+        run.with_value(|run| {
+            let run = run.as_ref().filter(|r| i < r.n())?;
+            let (_, diff) = run.row(i, l);
+            Some(Overlay { series: vec![Series { name: String::new(), color: ORANGE, points: diff.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect() }], ..Default::default() })
         })
     });
     view! {
         <Show when=move || row.get().is_some()>
             <figure class="panel" id="row-panel">
-                <Chart id="chart-row" label="Weights of the selected query over the keys" spec />
+                <Chart id="chart-row" label="Weights of the selected query over the keys" spec overlay />
                 <figcaption class="explain">"Red dots mark the signal keys. Standard attention spreads weight over every key; the differential weights hug zero away from the signal and may dip below it."</figcaption>
                 <button on:click=move |_| state.update(|s| s.row = None)>"Close"</button>
             </figure>
@@ -465,7 +478,7 @@ fn RowChart(state: RwSignal<LabState>, run: StoredValue<Option<LabRun>, LocalSto
     }
 }
 
-fn lambda_chart(curve: Option<(Vec<SnrPoint>, SnrPoint)>, lambda: f32, m: LabMetrics) -> Option<ChartSpec> {
+fn lambda_chart(curve: Option<(Vec<SnrPoint>, SnrPoint)>) -> Option<ChartSpec> {
     let (curve, best) = curve?;
     Some(ChartSpec {
         title: "SNR against λ".into(),
@@ -473,13 +486,18 @@ fn lambda_chart(curve: Option<(Vec<SnrPoint>, SnrPoint)>, lambda: f32, m: LabMet
         y_label: "SNR (log)".into(),
         y_log: true,
         series: vec![Series { name: "A1 − λ·A2".into(), color: ORANGE, points: curve.iter().map(|p| (p.x, p.snr)).collect() }],
-        markers: vec![
-            Marker { x: best.x, label: format!("best λ = {:.2}", best.x), color: RED },
-            Marker { x: lambda as f64, label: format!("λ = {:.2}", lambda), color: GREY },
-        ],
-        dots: vec![(lambda as f64, m.differential.snr)],
+        markers: vec![Marker { x: best.x, label: format!("best λ = {:.2}", best.x), color: RED }],
         ..Default::default()
     })
+}
+
+/// The current λ on the SNR-against-λ chart: it moves with the slider.
+fn lambda_marker(lambda: f32, m: LabMetrics) -> Overlay {
+    Overlay {
+        markers: vec![Marker { x: lambda as f64, label: format!("λ = {:.2}", lambda), color: GREY }],
+        dots: vec![(lambda as f64, m.differential.snr)],
+        ..Default::default()
+    }
 }
 
 fn noise_chart(points: &[NoiseSweepPoint], lambda: f32) -> Option<ChartSpec> {
