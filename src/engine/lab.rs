@@ -78,15 +78,17 @@ impl LabRun {
 
     /// The map pooled to `r × r` pixels (max magnitude), row-major.
     pub fn pooled(&self, kind: MapKind, lambda: f32, r: usize) -> Vec<f32> {
-        let (a1, a2) = (&self.maps.a1, &self.maps.a2);
-        fn copy(m: &ndarray::Array2<f32>) -> impl FnMut(usize, &mut [f32]) + '_ {
-            move |i, row| row.iter_mut().zip(m.row(i)).for_each(|(o, v)| *o = *v)
+        let n = self.n();
+        // Rows as contiguous slices (the maps are standard-layout): the loops vectorise.
+        fn rows(m: &ndarray::Array2<f32>) -> Vec<&[f32]> {
+            m.as_slice().expect("lab maps are row-major").chunks_exact(m.ncols().max(1)).collect()
         }
+        let (a1, a2) = (rows(&self.maps.a1), rows(&self.maps.a2));
         match kind {
-            MapKind::A1 => pool_rows_max_magnitude(self.n(), r, copy(a1)),
-            MapKind::A2 => pool_rows_max_magnitude(self.n(), r, copy(a2)),
-            MapKind::Diff => pool_rows_max_magnitude(self.n(), r, |i, row| {
-                for ((o, x), y) in row.iter_mut().zip(a1.row(i)).zip(a2.row(i)) {
+            MapKind::A1 => pool_rows_max_magnitude(n, r, |i, row| row.copy_from_slice(a1[i])),
+            MapKind::A2 => pool_rows_max_magnitude(n, r, |i, row| row.copy_from_slice(a2[i])),
+            MapKind::Diff => pool_rows_max_magnitude(n, r, |i, row| {
+                for ((o, x), y) in row.iter_mut().zip(a1[i]).zip(a2[i]) {
                     *o = x - lambda * y;
                 }
             }),

@@ -17,7 +17,15 @@ pub fn pooled_size(n: usize, max_px: usize) -> usize {
 /// order in which a block is scanned (the GPU kernel scans differently).
 #[inline]
 pub fn outranks(v: f32, best: f32) -> bool {
-    v.abs() > best.abs() || (v.abs() == best.abs() && v > best)
+    rank(v) > rank(best)
+}
+
+/// The pooling order as one integer: the magnitude's bits (ordered like the magnitudes
+/// for finite floats), then the sign (positive above negative). An integer compare
+/// keeps the pooling loop branch-free and vectorisable.
+#[inline]
+fn rank(v: f32) -> u32 {
+    (v.abs().to_bits() << 1) | u32::from(v.is_sign_positive())
 }
 
 /// Pools `value(i, j)` over an `n × n` map into `r × r` (row-major).
