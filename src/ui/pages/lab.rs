@@ -162,7 +162,7 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
     // Moving λ: the softmaxes stay; only the combine, the pooling and the sums rerun.
     // Both paths do this on the host copies of the maps (the GPU path reads them back
     // once per problem for the tooltip, the row chart and Verify): pooling 1024² entries
-    // takes ≈6 ms in wasm and the sums come from the λ sweep in microseconds, while a GPU
+    // takes ≈2.4 ms in wasm and the sums come from the λ sweep in microseconds, while a GPU
     // round trip (submit, then an awaited buffer mapping) costs at least a frame in
     // Chromium and ≈230 ms on its software adapter (README, "Performance"). The GPU's own
     // λ kernels still run for "Verify GPU against CPU".
