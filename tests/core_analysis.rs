@@ -1,6 +1,6 @@
-//! The analysis helpers: absmax quantisation, outlier statistics, effective rank.
+//! The analysis helpers: absmax quantisation, outlier statistics, effective rank, GPU-vs-core gaps.
 
-use difflens::core::analysis::{effective_rank, outlier_stats, quantize_absmax, quantize_slice};
+use difflens::core::analysis::{effective_rank, max_abs_diff, outlier_stats, quantize_absmax, quantize_slice};
 use ndarray::Array2;
 
 #[test]
@@ -33,4 +33,10 @@ fn effective_rank_of_simple_maps() {
     let uniform = Array2::from_elem((8, 8), 1.0 / 8.0);
     assert!((effective_rank(&uniform) - 1.0).abs() < 1e-4, "every row the same: rank one");
     assert_eq!(effective_rank(&Array2::zeros((3, 3))), 0.0);
+}
+
+#[test]
+fn max_abs_diff_is_the_largest_gap_either_way() {
+    assert_eq!(max_abs_diff(&[1.0, -2.0, 3.0], &[1.5, 2.0, 3.0]), 4.0);
+    assert_eq!(max_abs_diff(&[], &[]), 0.0);
 }

@@ -26,7 +26,8 @@ pub struct LabRun {
     pub inputs: LabInputs,
     pub maps: LabMaps,
     pub sweep: LambdaSweep,
-    /// The softmax maps came from the GPU, whose resident copies answer λ queries.
+    /// The softmax maps came from the GPU (which keeps them for "Verify"); λ updates
+    /// use the host copies on both paths.
     pub on_gpu: bool,
     /// Standard attention's metrics do not depend on λ: computed once.
     standard: LabMetrics,

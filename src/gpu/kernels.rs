@@ -60,13 +60,15 @@ pub fn grid_1d(invocations: usize) -> (u32, u32) {
 
 /// Uniform parameters as 32-bit words (f32s passed with `to_bits`), a multiple of 4.
 pub fn uniform<const N: usize>(device: &wgpu::Device, label: &str, words: [u32; N]) -> wgpu::Buffer {
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents: &bytes, usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST })
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents: &le_bytes(&words), usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST })
 }
 
 pub fn write_uniform<const N: usize>(queue: &wgpu::Queue, buffer: &wgpu::Buffer, words: [u32; N]) {
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    queue.write_buffer(buffer, 0, &bytes);
+    queue.write_buffer(buffer, 0, &le_bytes(&words));
+}
+
+fn le_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
 /// A storage buffer of `count` f32s (at least one, since bindings may not be empty).

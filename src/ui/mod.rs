@@ -7,6 +7,11 @@ mod pages;
 mod panic_banner;
 mod route;
 
+/// Milliseconds from the page's high-resolution clock (0 where there is none).
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+}
+
 /// Shows the fatal-error banner (what the panic hook does), for tests and for errors
 /// that happen outside the reactive system.
 pub fn show_error_banner(message: &str) {

@@ -81,14 +81,19 @@ pub struct Scale {
 
 impl Scale {
     pub fn color(&self, v: f32) -> [u8; 3] {
+        lerp(self.anchors(), self.position(v))
+    }
+
+    /// Where `v` falls on the colour map, 0 … 1 (the diverging map's centre, 0.5, is 0).
+    fn position(&self, v: f32) -> f32 {
         let v = if v.is_finite() { v } else { 0.0 };
         let vmax = if self.vmax > 0.0 { self.vmax } else { 1.0 };
         let t = self.contrast.apply(v.abs() / vmax);
-        if self.diverging {
-            lerp(&RDBU, 0.5 + 0.5 * t * v.signum())
-        } else {
-            lerp(&VIRIDIS, if v > 0.0 { t } else { 0.0 })
-        }
+        if self.diverging { 0.5 + 0.5 * t * v.signum() } else if v > 0.0 { t } else { 0.0 }
+    }
+
+    fn anchors(&self) -> &'static [[u8; 3]] {
+        if self.diverging { &RDBU } else { &VIRIDIS }
     }
 
     /// The value at colour-bar position p ∈ [0, 1] (left to right).
@@ -116,10 +121,9 @@ pub struct ColorTable {
 
 impl Scale {
     pub fn table(&self) -> ColorTable {
-        let anchors: &[[u8; 3]] = if self.diverging { &RDBU } else { &VIRIDIS };
         let rgba = (0..TABLE_STEPS)
             .map(|k| {
-                let [r, g, b] = lerp(anchors, k as f32 / (TABLE_STEPS - 1) as f32);
+                let [r, g, b] = lerp(self.anchors(), k as f32 / (TABLE_STEPS - 1) as f32);
                 [r, g, b, 255]
             })
             .collect();
@@ -129,12 +133,7 @@ impl Scale {
 
 impl ColorTable {
     pub fn rgba(&self, v: f32) -> [u8; 4] {
-        let s = &self.scale;
-        let v = if v.is_finite() { v } else { 0.0 };
-        let vmax = if s.vmax > 0.0 { s.vmax } else { 1.0 };
-        let t = s.contrast.apply(v.abs() / vmax);
-        let position = if s.diverging { 0.5 + 0.5 * t * v.signum() } else if v > 0.0 { t } else { 0.0 };
-        self.rgba[(position.clamp(0.0, 1.0) * (TABLE_STEPS - 1) as f32).round() as usize]
+        self.rgba[(self.scale.position(v).clamp(0.0, 1.0) * (TABLE_STEPS - 1) as f32).round() as usize]
     }
 }
 

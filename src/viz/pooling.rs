@@ -82,7 +82,7 @@ mod tests {
     /// ties of magnitude and sign flips (the larger value must win whatever the order).
     #[test]
     fn row_pooling_is_the_block_definition() {
-        let value = |i: usize, j: usize| ((i * 7 + j * 13) % 11) as f32 * if (i + j) % 3 == 0 { -1.0 } else { 1.0 };
+        let value = |i: usize, j: usize| ((i * 7 + j * 13) % 11) as f32 * if (i + j).is_multiple_of(3) { -1.0 } else { 1.0 };
         for (n, r) in [(10, 4), (1024, 384), (37, 37), (300, 7)] {
             let edges = block_edges(n, r);
             let mut want = vec![0.0f32; r * r];

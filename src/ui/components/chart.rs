@@ -163,8 +163,7 @@ fn css(c: (u8, u8, u8)) -> String {
 
 /// The canvas's 2D context, cleared.
 fn cleared(canvas: &web_sys::HtmlCanvasElement) -> Option<web_sys::CanvasRenderingContext2d> {
-    use wasm_bindgen::JsCast;
-    let ctx: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").ok()??.dyn_into().ok()?;
+    let ctx = super::canvas::context_2d(canvas)?;
     ctx.clear_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
     Some(ctx)
 }

@@ -2,12 +2,12 @@
 //! canvas call per cell), with a colour bar, axes, signal-key ticks, a crosshair shared
 //! with its sibling maps, keyboard navigation, and a PNG download.
 
+use super::canvas::context_2d;
 use crate::viz::colormap::Scale;
 use leptos::html;
 use leptos::prelude::*;
 use std::sync::Arc;
 use wasm_bindgen::{Clamped, JsCast};
-use web_sys::CanvasRenderingContext2d;
 
 /// A map already pooled to `r × r` values, with the scale that colours it.
 #[derive(Clone, Debug)]
@@ -30,10 +30,6 @@ pub struct Hover {
     pub j: usize,
     pub x: f64,
     pub y: f64,
-}
-
-fn context_2d(canvas: &web_sys::HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
-    canvas.get_context("2d").ok().flatten()?.dyn_into().ok()
 }
 
 fn paint(canvas: &web_sys::HtmlCanvasElement, map: &PooledMap) -> Option<()> {

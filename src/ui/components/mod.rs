@@ -1,5 +1,6 @@
 //! One component per visual element; pages only compose them.
 
+pub mod canvas;
 pub mod chart;
 pub mod heatmap;
 pub mod readout;

@@ -14,10 +14,7 @@ use crate::core::model::{ForwardOptions, Model};
 use crate::engine::lab::GpuSession;
 use crate::gpu::model::GpuModel;
 use leptos::prelude::*;
-
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
-}
+use crate::ui::now_ms;
 
 fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
     f();

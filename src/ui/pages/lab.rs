@@ -8,22 +8,20 @@ use super::super::components::readout::{readable, Readout};
 use super::super::components::slider::Slider;
 use super::super::route::{self, Page, Route};
 use crate::core::lab::{LabMetrics, NoiseMassPoint, NoiseSweepPoint, SnrPoint};
+use crate::core::analysis::max_abs_diff;
 use crate::core::lambda::lambda_init_for_depth;
 use crate::core::lab;
 use crate::engine::lab::{self as engine, GpuSession, LabRun, MapKind, LAMBDA_RANGE};
 use crate::state::lab_state::{bounds, LabState};
 use crate::viz::colormap::{Contrast, Scale};
 use crate::viz::pooling::pooled_size;
+use crate::ui::now_ms;
 use leptos::prelude::*;
 use std::rc::Rc;
 use std::sync::Arc;
 
 /// Heatmaps are pooled to at most this many pixels a side.
 const MAX_PX: usize = 384;
-
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
-}
 
 /// Lets the browser paint between slow chart points.
 async fn yield_to_browser() {
@@ -336,10 +334,10 @@ fn Verify(run: StoredValue<Option<LabRun>, LocalStorage>, version: RwSignal<u64>
 /// sentence for the page.
 fn compare(run: &LabRun, l: f32, r: usize, gpu_pooled: &[f32], gpu_metrics: &LabMetrics) -> (f64, String) {
     let cpu = lab::maps(&run.inputs);
-    let max_abs = |a: &ndarray::Array2<f32>, b: &ndarray::Array2<f32>| a.iter().zip(b.iter()).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max) as f64;
+    let max_abs = |a: &ndarray::Array2<f32>, b: &ndarray::Array2<f32>| max_abs_diff(a, b) as f64;
     let (d1, d2) = (max_abs(&run.maps.a1, &cpu.a1), max_abs(&run.maps.a2, &cpu.a2));
     let want = crate::viz::pooling::pool_max_magnitude(run.n(), r, |i, j| cpu.a1[[i, j]] - l * cpu.a2[[i, j]]);
-    let dd = gpu_pooled.iter().zip(&want).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max) as f64;
+    let dd = max_abs_diff(gpu_pooled, &want) as f64;
     let cm = lab::metrics(&run.inputs, &cpu, l);
     let rel = |g: f64, c: f64| if c == 0.0 { (g - c).abs() } else { ((g - c) / c).abs() };
     let snr = rel(gpu_metrics.standard.snr, cm.standard.snr).max(rel(gpu_metrics.differential.snr, cm.differential.snr));

@@ -7,6 +7,7 @@ use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::components::readout::readable;
 use super::super::backend::{self, Backend};
 use super::super::route::{self, Page, Route};
+use crate::core::analysis::max_abs_diff;
 use crate::core::attention::MapRequest;
 use crate::gpu::model::GpuModel;
 use crate::core::attention::LambdaTrace;
@@ -237,10 +238,10 @@ fn GpuCheck(
         result.set(Some((f32::NAN, "running on WebGPU…".into())));
         leptos::task::spawn_local(async move {
             let gpu = GpuModel::new(&ctx, &model);
-            let t0 = web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0);
+            let t0 = crate::ui::now_ms();
             let outcome = gpu.forward(&ctx, &x.prompt.tokens, &MapRequest::Only(vec![(layer, head)])).await;
-            let ms = web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0) - t0;
-            let max_abs = |a: &ndarray::Array2<f32>, b: &ndarray::Array2<f32>| a.iter().zip(b.iter()).map(|(p, q)| (p - q).abs()).fold(0.0f32, f32::max);
+            let ms = crate::ui::now_ms() - t0;
+            let max_abs = |a: &ndarray::Array2<f32>, b: &ndarray::Array2<f32>| max_abs_diff(a, b);
             let text = match outcome {
                 Ok(out) => {
                     let dl = max_abs(&out.logits, &x.output.logits);
