@@ -35,18 +35,20 @@ pub async fn read_many(device: &wgpu::Device, queue: &wgpu::Queue, sources: &[(&
     #[cfg(not(target_arch = "wasm32"))]
     device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| format!("GPU poll failed: {e}"))?;
     rx.await.map_err(|_| "the GPU readback was cancelled".to_string())?.map_err(|e| format!("GPU readback failed: {e}"))?;
-    let data: Vec<f32> = {
+    // Each part is decoded straight from the mapped bytes: one copy, not two (the maps of
+    // a new N = 2048 problem are 32 MB).
+    let parts = {
         let view = staging.get_mapped_range(0..bytes).map_err(|e| format!("GPU readback failed: {e}"))?;
-        view.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+        let mut rest: &[u8] = &view;
+        sources
+            .iter()
+            .map(|(_, n)| {
+                let (head, tail) = rest.split_at(*n * 4);
+                rest = tail;
+                head.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+            })
+            .collect()
     };
     staging.unmap();
-    let mut rest = data.as_slice();
-    Ok(sources
-        .iter()
-        .map(|(_, n)| {
-            let (head, tail) = rest.split_at(*n);
-            rest = tail;
-            head.to_vec()
-        })
-        .collect())
+    Ok(parts)
 }
