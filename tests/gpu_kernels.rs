@@ -15,7 +15,8 @@ use difflens::core::init::{normal_matrix, seeded};
 use difflens::core::softmax::{apply_mask, softmax_rows};
 use difflens::gpu::context::GpuContext;
 use difflens::gpu::lab::GpuLab;
-use difflens::gpu::ops::{combine_maps, softmax_map, Lambda};
+use difflens::gpu::ops::{combine_maps, softmax_map_with, Lambda};
+use difflens::gpu::softmax::{Softmax, SoftmaxLayout, SoftmaxParams};
 use difflens::viz::pooling::pool_max_magnitude;
 
 const MAP_TOL: f32 = 1e-5;
@@ -38,32 +39,57 @@ fn cpu_softmax(q: &Mat, k: &Mat, scale: f32, causal: bool) -> Mat {
     s
 }
 
+const LAYOUTS: [SoftmaxLayout; 2] = [SoftmaxLayout::WorkgroupPerRow, SoftmaxLayout::InvocationPerRow];
+
 #[test]
-fn softmax_kernel_matches_the_core_on_awkward_shapes() {
+fn softmax_kernels_match_the_core_on_awkward_shapes() {
     let ctx = ctx();
-    // T = 1, T below / above / not a multiple of the 256-wide workgroup, odd head sizes.
-    for (t, d, causal) in [(1, 8, true), (7, 3, true), (7, 3, false), (255, 32, true), (257, 32, false), (300, 64, true), (600, 17, false)] {
-        let q = normal_matrix(&mut seeded(t as u64), t, d, 1.0);
-        let k = normal_matrix(&mut seeded(t as u64 + 1), t, d, 1.5);
-        let scale = (d as f32).powf(-0.5);
-        let gpu = pollster::block_on(softmax_map(&ctx, &q, &k, scale, causal)).unwrap();
-        let cpu = cpu_softmax(&q, &k, scale, causal);
-        let err = max_diff(&gpu, &cpu);
-        assert!(err < MAP_TOL, "T={t} d={d} causal={causal}: max error {err}");
-        if causal && t > 1 {
-            assert_eq!(gpu[[0, t - 1]], 0.0, "causal maps are zero above the diagonal");
+    for layout in LAYOUTS {
+        let softmax = Softmax::new(&ctx.device, layout);
+        // T = 1, T below / above / not a multiple of a workgroup or of the row kernel's
+        // four keys per step, odd head sizes (the row kernel hands those to the other),
+        // and the largest head size (d = 256).
+        for (t, d, causal) in [(1, 8, true), (7, 3, true), (7, 3, false), (7, 4, true), (13, 16, false), (130, 256, true), (255, 32, true), (257, 32, false), (300, 64, true), (600, 17, false)] {
+            let q = normal_matrix(&mut seeded(t as u64), t, d, 1.0);
+            let k = normal_matrix(&mut seeded(t as u64 + 1), t, d, 1.5);
+            let scale = (d as f32).powf(-0.5);
+            let gpu = pollster::block_on(softmax_map_with(&ctx, &softmax, &q, &k, scale, causal)).unwrap();
+            let cpu = cpu_softmax(&q, &k, scale, causal);
+            let err = max_diff(&gpu, &cpu);
+            assert!(err < MAP_TOL, "{layout:?} T={t} d={d} causal={causal}: max error {err}");
+            if causal && t > 1 {
+                assert_eq!(gpu[[0, t - 1]], 0.0, "causal maps are zero above the diagonal");
+            }
         }
     }
 }
 
 #[test]
-fn softmax_kernel_survives_extreme_logits() {
+fn the_row_kernel_is_used_only_where_heads_are_vec4_aligned() {
+    let ctx = ctx();
+    let rows = Softmax::new(&ctx.device, SoftmaxLayout::InvocationPerRow);
+    let wide = Softmax::new(&ctx.device, SoftmaxLayout::WorkgroupPerRow);
+    let aligned = SoftmaxParams { q_col: 8, q_stride: 64, k_col: 4, k_stride: 32, ..SoftmaxParams::dense(9, 9, 16, true, 0.25) };
+    assert_eq!(rows.layout(&aligned), SoftmaxLayout::InvocationPerRow);
+    assert_eq!(wide.layout(&aligned), SoftmaxLayout::WorkgroupPerRow);
+    for odd in [SoftmaxParams { d: 6, ..aligned }, SoftmaxParams { q_col: 2, ..aligned }, SoftmaxParams { k_stride: 30, ..aligned }] {
+        assert_eq!(rows.layout(&odd), SoftmaxLayout::WorkgroupPerRow, "{odd:?}");
+    }
+    // lavapipe is a software adapter: the context says so, and so prefers the row kernel.
+    assert!(ctx.software, "lavapipe should be recognised as a software adapter");
+    assert_eq!(Softmax::for_context(&ctx).layout(&aligned), SoftmaxLayout::InvocationPerRow);
+}
+
+#[test]
+fn softmax_kernels_survive_extreme_logits() {
     let ctx = ctx();
     let q = normal_matrix(&mut seeded(5), 9, 4, 60.0);
     let k = normal_matrix(&mut seeded(6), 9, 4, 60.0);
-    let gpu = pollster::block_on(softmax_map(&ctx, &q, &k, 0.5, true)).unwrap();
-    assert!(gpu.iter().all(|v| v.is_finite()), "no NaN or infinity from huge logits");
-    assert!(max_diff(&gpu, &cpu_softmax(&q, &k, 0.5, true)) < MAP_TOL);
+    for layout in LAYOUTS {
+        let gpu = pollster::block_on(softmax_map_with(&ctx, &Softmax::new(&ctx.device, layout), &q, &k, 0.5, true)).unwrap();
+        assert!(gpu.iter().all(|v| v.is_finite()), "{layout:?}: no NaN or infinity from huge logits");
+        assert!(max_diff(&gpu, &cpu_softmax(&q, &k, 0.5, true)) < MAP_TOL, "{layout:?}");
+    }
 }
 
 #[test]
@@ -87,22 +113,24 @@ fn combine_kernel_handles_scalar_and_per_row_lambda() {
 #[test]
 fn resident_lab_matches_the_core_and_lambda_only_updates_agree() {
     let ctx = ctx();
-    let mut gpu_lab = GpuLab::new(&ctx);
-    for n in [2usize, 100, 257, 1024] {
-        let params = LabParams { n, seed: n as u64, ..LabParams::default() };
-        let inputs = lab::generate(&params);
-        let cpu = lab::maps(&inputs);
-        let maps = pollster::block_on(gpu_lab.load(&ctx, &inputs).unwrap().read(&ctx)).unwrap();
-        assert!(max_diff(&maps.a1, &cpu.a1) < MAP_TOL && max_diff(&maps.a2, &cpu.a2) < MAP_TOL, "N={n}");
-        for lambda in [-0.5f32, 0.0, 0.8, 1.4] {
-            let px = n.min(384);
-            let (pooled, metrics) = pollster::block_on(gpu_lab.lambda_update(&ctx, lambda, px).unwrap().read(&ctx, inputs.signal_keys.len())).unwrap();
-            let want = pool_max_magnitude(n, px, |i, j| cpu.a1[[i, j]] - lambda * cpu.a2[[i, j]]);
-            let err = pooled.iter().zip(&want).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
-            assert!(err < MAP_TOL, "N={n} λ={lambda}: pooled difference off by {err}");
-            let cm = lab::metrics(&inputs, &cpu, lambda);
-            for (g, c) in [(metrics.standard.snr, cm.standard.snr), (metrics.differential.snr, cm.differential.snr), (metrics.differential.noise_mass, cm.differential.noise_mass)] {
-                assert!((g - c).abs() <= 1e-4 * c.abs().max(1e-12), "N={n} λ={lambda}: {g} vs {c}");
+    for layout in LAYOUTS {
+        let mut gpu_lab = GpuLab::with_softmax(&ctx, Softmax::new(&ctx.device, layout));
+        for n in [2usize, 100, 257, 1024] {
+            let params = LabParams { n, seed: n as u64, ..LabParams::default() };
+            let inputs = lab::generate(&params);
+            let cpu = lab::maps(&inputs);
+            let maps = pollster::block_on(gpu_lab.load(&ctx, &inputs).unwrap().read(&ctx)).unwrap();
+            assert!(max_diff(&maps.a1, &cpu.a1) < MAP_TOL && max_diff(&maps.a2, &cpu.a2) < MAP_TOL, "{layout:?} N={n}");
+            for lambda in [-0.5f32, 0.0, 0.8, 1.4] {
+                let px = n.min(384);
+                let (pooled, metrics) = pollster::block_on(gpu_lab.lambda_update(&ctx, lambda, px).unwrap().read(&ctx, inputs.signal_keys.len())).unwrap();
+                let want = pool_max_magnitude(n, px, |i, j| cpu.a1[[i, j]] - lambda * cpu.a2[[i, j]]);
+                let err = pooled.iter().zip(&want).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+                assert!(err < MAP_TOL, "{layout:?} N={n} λ={lambda}: pooled difference off by {err}");
+                let cm = lab::metrics(&inputs, &cpu, lambda);
+                for (g, c) in [(metrics.standard.snr, cm.standard.snr), (metrics.differential.snr, cm.differential.snr), (metrics.differential.noise_mass, cm.differential.noise_mass)] {
+                    assert!((g - c).abs() <= 1e-4 * c.abs().max(1e-12), "{layout:?} N={n} λ={lambda}: {g} vs {c}");
+                }
             }
         }
     }

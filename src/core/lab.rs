@@ -23,6 +23,7 @@
 //! "mean weight on signal keys ÷ mean weight on the others".
 
 use super::attention::ROW_BLOCK;
+use std::borrow::Cow;
 use super::init::{normal, seeded};
 use super::linalg::Mat;
 use super::softmax::softmax_rows;
@@ -245,18 +246,46 @@ pub fn metrics(inputs: &LabInputs, maps: &LabMaps, lambda: f32) -> LabMetrics {
 
 /// The same metrics without any `N × N` buffer: rows are made and consumed in blocks.
 pub fn metrics_streaming(inputs: &LabInputs, lambda: f32) -> LabMetrics {
-    let (n, scale, is_signal) = (inputs.n(), inputs.scale(), inputs.is_signal());
-    let (mut standard, mut diff) = (Sums::default(), Sums::default());
-    for start in (0..n).step_by(ROW_BLOCK) {
-        let q = inputs.q.slice(s![start..(start + ROW_BLOCK).min(n), ..]);
-        let p1 = softmax_block(&q, &inputs.k1, scale);
-        let p2 = softmax_block(&q, &inputs.k2, scale);
-        for (r1, r2) in p1.rows().into_iter().zip(p2.rows()) {
-            standard.add_row(r1.iter().copied(), &is_signal);
-            diff.add_row(r1.iter().zip(r2.iter()).map(|(a, b)| a - lambda * b), &is_signal);
-        }
+    let mut stream = MetricsStream::new(Cow::Borrowed(inputs), lambda);
+    while stream.advance(ROW_BLOCK) {}
+    stream.finish()
+}
+
+/// [`metrics_streaming`] a few query rows at a time, so a caller on a browser's main
+/// thread can stop between steps and let the page paint (the noise chart computes 25
+/// whole problems this way).
+pub struct MetricsStream<'a> {
+    inputs: Cow<'a, LabInputs>,
+    lambda: f32,
+    is_signal: Vec<bool>,
+    next_row: usize,
+    standard: Sums,
+    diff: Sums,
+}
+
+impl<'a> MetricsStream<'a> {
+    pub fn new(inputs: Cow<'a, LabInputs>, lambda: f32) -> Self {
+        Self { is_signal: inputs.is_signal(), inputs, lambda, next_row: 0, standard: Sums::default(), diff: Sums::default() }
     }
-    metrics_from_sums(inputs, &standard, &diff, lambda)
+
+    /// Consumes up to `rows` more query rows; false once every row is in.
+    pub fn advance(&mut self, rows: usize) -> bool {
+        let (n, scale) = (self.inputs.n(), self.inputs.scale());
+        let end = (self.next_row + rows.max(1)).min(n);
+        let q = self.inputs.q.slice(s![self.next_row..end, ..]);
+        let p1 = softmax_block(&q, &self.inputs.k1, scale);
+        let p2 = softmax_block(&q, &self.inputs.k2, scale);
+        for (r1, r2) in p1.rows().into_iter().zip(p2.rows()) {
+            self.standard.add_row(r1.iter().copied(), &self.is_signal);
+            self.diff.add_row(r1.iter().zip(r2.iter()).map(|(a, b)| a - self.lambda * b), &self.is_signal);
+        }
+        self.next_row = end;
+        end < n
+    }
+
+    pub fn finish(&self) -> LabMetrics {
+        metrics_from_sums(&self.inputs, &self.standard, &self.diff, self.lambda)
+    }
 }
 
 /// Differential SNR as a function of λ, exactly, for any number of λ values.
@@ -388,10 +417,22 @@ pub fn noise_sweep(params: &LabParams, lambda: f32, amplitudes: &[f32]) -> Vec<N
     amplitudes
         .iter()
         .map(|&sigma| {
-            let m = metrics_streaming(&generate(&LabParams { noise: sigma, ..params.clone() }), lambda);
-            NoiseSweepPoint { noise: sigma as f64, standard_snr: m.standard.snr, differential_snr: m.differential.snr }
+            let mut stream = noise_point_stream(params, lambda, sigma);
+            while stream.advance(ROW_BLOCK) {}
+            NoiseSweepPoint::new(sigma, &stream.finish())
         })
         .collect()
+}
+
+/// One point of [`noise_sweep`], to be advanced by the caller.
+pub fn noise_point_stream(params: &LabParams, lambda: f32, sigma: f32) -> MetricsStream<'static> {
+    MetricsStream::new(Cow::Owned(generate(&LabParams { noise: sigma, ..params.clone() })), lambda)
+}
+
+impl NoiseSweepPoint {
+    pub fn new(sigma: f32, m: &LabMetrics) -> Self {
+        Self { noise: sigma as f64, standard_snr: m.standard.snr, differential_snr: m.differential.snr }
+    }
 }
 
 /// Standard attention's SNR with noise σ (branch 1 only, streamed).

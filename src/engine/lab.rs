@@ -120,9 +120,10 @@ pub fn context_lengths() -> Vec<usize> {
     (0..8).map(|k| 1024usize << k).collect()
 }
 
-/// One point of the SNR-against-noise chart (a full problem at that noise amplitude).
-pub fn noise_point(params: &LabParams, lambda: f32, noise: f32) -> lab::NoiseSweepPoint {
-    lab::noise_sweep(params, lambda, &[noise])[0]
+/// One point of the SNR-against-noise chart: a full problem at that noise amplitude,
+/// computed a few query rows per `advance`.
+pub fn noise_point(params: &LabParams, lambda: f32, noise: f32) -> lab::MetricsStream<'static> {
+    lab::noise_point_stream(params, lambda, noise)
 }
 
 pub fn noise_mass_curve(params: &LabParams, lambda: f32) -> Vec<NoiseMassPoint> {
@@ -167,3 +168,4 @@ impl GpuSession {
         self.lab.borrow().lambda_update(&self.ctx, lambda, px)
     }
 }
+

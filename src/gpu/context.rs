@@ -21,6 +21,16 @@ pub struct GpuContext {
     /// The adapter's name as the browser or driver reports it (may be generic).
     pub adapter_name: String,
     pub limits: wgpu::Limits,
+    /// A software adapter (SwiftShader, lavapipe/llvmpipe, WARP): kernels that suit CPU
+    /// cores are picked (see `gpu::softmax`).
+    pub software: bool,
+}
+
+/// Whether an adapter's name marks it as a software implementation. Browsers rarely
+/// report a device type, so the name is what there is.
+pub fn looks_software(name: &str) -> bool {
+    let name = name.to_lowercase();
+    ["swiftshader", "llvmpipe", "lavapipe", "software", "microsoft basic render"].iter().any(|s| name.contains(s))
 }
 
 impl GpuContext {
@@ -41,6 +51,22 @@ impl GpuContext {
             .request_device(&wgpu::DeviceDescriptor { label: Some("difflens"), required_limits: limits.clone(), ..Default::default() })
             .await
             .map_err(|e| GpuUnavailable(format!("the GPU refused a device ({e})")))?;
-        Ok(Self { device, queue, adapter_name: info.name, limits })
+        let software = info.device_type == wgpu::DeviceType::Cpu || looks_software(&info.name);
+        Ok(Self { device, queue, adapter_name: info.name, limits, software })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::looks_software;
+
+    #[test]
+    fn software_adapters_are_recognised_by_name() {
+        for name in ["google swiftshader", "SwiftShader Device (Subzero)", "llvmpipe (LLVM 19.1.7, 256 bits)", "Microsoft Basic Render Driver"] {
+            assert!(looks_software(name), "{name}");
+        }
+        for name in ["", "nvidia ampere", "AMD Radeon RX 7900", "Apple M2"] {
+            assert!(!looks_software(name), "{name}");
+        }
     }
 }

@@ -5,6 +5,7 @@
 use wgpu::util::DeviceExt;
 
 pub const SOFTMAX_WGSL: &str = include_str!("../../shaders/softmax.wgsl");
+pub const SOFTMAX_ROWS_WGSL: &str = include_str!("../../shaders/softmax_rows.wgsl");
 pub const COMBINE_WGSL: &str = include_str!("../../shaders/combine.wgsl");
 pub const POOL_WGSL: &str = include_str!("../../shaders/pool.wgsl");
 pub const LAB_METRICS_WGSL: &str = include_str!("../../shaders/lab_metrics.wgsl");

@@ -4,9 +4,10 @@
 //! N row sums instead of N² entries.
 
 use super::context::GpuContext;
-use super::kernels::{staging, storage, uniform, write_f32, write_uniform, Kernel, LAB_METRICS_WGSL, POOL_WGSL, SOFTMAX_WGSL};
+use super::kernels::{staging, storage, uniform, write_f32, write_uniform, Kernel, LAB_METRICS_WGSL, POOL_WGSL};
 use super::ops::fits;
 use super::readback::read_many;
+use super::softmax::{Softmax, SoftmaxParams};
 use crate::core::lab::{LabInputs, LabMaps, LabMetrics};
 use ndarray::Array2;
 
@@ -73,18 +74,22 @@ impl LambdaReadback {
 }
 
 pub struct GpuLab {
-    softmax: Kernel,
+    softmax: Softmax,
     pool: Kernel,
     metrics: Kernel,
     resident: Option<Resident>,
 }
 
 impl GpuLab {
-    /// Compiles the three pipelines once.
+    /// Compiles the pipelines once, the softmax in the layout the adapter prefers.
     pub fn new(ctx: &GpuContext) -> Self {
+        Self::with_softmax(ctx, Softmax::for_context(ctx))
+    }
+
+    pub fn with_softmax(ctx: &GpuContext, softmax: Softmax) -> Self {
         let d = &ctx.device;
         Self {
-            softmax: Kernel::new(d, "softmax", SOFTMAX_WGSL),
+            softmax,
             pool: Kernel::new(d, "pool", POOL_WGSL),
             metrics: Kernel::new(d, "lab metrics", LAB_METRICS_WGSL),
             resident: None,
@@ -109,16 +114,18 @@ impl GpuLab {
         let (a1, a2) = (storage(dev, "A1", n * n), storage(dev, "A2", n * n));
         let pooled = storage(dev, "pooled", n * n);
         let rows = storage(dev, "row sums", 4 * n);
-        let softmax_params = uniform(dev, "softmax params", [n as u32, n as u32, d as u32, 0, inputs.scale().to_bits(), 0, 0, d as u32, 0, d as u32, 0, 0]);
+        let softmax = SoftmaxParams::dense(n, n, d, false, inputs.scale());
+        let softmax_params = uniform(dev, "softmax params", softmax.words());
         let pool_params = uniform(dev, "pool params", [0; 8]);
         let metrics_params = uniform(dev, "metrics params", [0; 8]);
 
         let mut encoder = dev.create_command_encoder(&Default::default());
         {
             let mut pass = encoder.begin_compute_pass(&Default::default());
+            let (kernel, grid) = self.softmax.pick(&softmax);
             for (k, out) in [(&k1, &a1), (&k2, &a2)] {
-                let group = self.softmax.bind(dev, &[&softmax_params, &q, k, out]);
-                self.softmax.dispatch(&mut pass, &group, (n as u32, 1));
+                let group = kernel.bind(dev, &[&softmax_params, &q, k, out]);
+                kernel.dispatch(&mut pass, &group, grid);
             }
         }
         ctx.queue.submit([encoder.finish()]);

@@ -6,4 +6,5 @@ pub mod kernels;
 pub mod lab;
 pub mod model;
 pub mod ops;
+pub mod softmax;
 mod readback;

@@ -6,9 +6,10 @@
 //! to keep.
 
 use super::context::GpuContext;
-use super::kernels::{grid_1d, staging, storage, uniform, write_f32, Kernel, COMBINE_WGSL, ELEMENTWISE_WGSL, MATMUL_WGSL, RMS_NORM_WGSL, ROPE_WGSL, SOFTMAX_WGSL};
+use super::kernels::{grid_1d, staging, storage, uniform, write_f32, Kernel, COMBINE_WGSL, ELEMENTWISE_WGSL, MATMUL_WGSL, RMS_NORM_WGSL, ROPE_WGSL};
 use super::ops::fits;
 use super::readback::read_many;
+use super::softmax::{Softmax, SoftmaxParams};
 use crate::core::attention::{AttentionLayer, HeadMaps, LambdaTrace, MapRequest};
 use crate::core::config::ModelConfig;
 use crate::core::diff_v1::SUBLN_EPS;
@@ -18,7 +19,7 @@ use ndarray::Array2;
 
 struct Kernels {
     matmul: Kernel,
-    softmax: Kernel,
+    softmax: Softmax,
     combine: Kernel,
     rms: Kernel,
     rope: Kernel,
@@ -86,7 +87,7 @@ impl GpuModel {
         let d = &ctx.device;
         let kernels = Kernels {
             matmul: Kernel::new(d, "matmul", MATMUL_WGSL),
-            softmax: Kernel::new(d, "softmax", SOFTMAX_WGSL),
+            softmax: Softmax::for_context(ctx),
             combine: Kernel::new(d, "combine", COMBINE_WGSL),
             rms: Kernel::new(d, "rms_norm", RMS_NORM_WGSL),
             rope: Kernel::new(d, "rope", ROPE_WGSL),
@@ -306,8 +307,9 @@ impl Recorder<'_> {
 
     #[allow(clippy::too_many_arguments)]
     fn softmax(&mut self, q: &wgpu::Buffer, q_col: usize, q_stride: usize, k: &wgpu::Buffer, k_col: usize, k_stride: usize, t: usize, d: usize, causal: bool, scale: f32, out: &wgpu::Buffer) {
-        let w = [t as u32, t as u32, d as u32, causal as u32, scale.to_bits(), 0, q_col as u32, q_stride as u32, k_col as u32, k_stride as u32, 0, 0];
-        self.run(&self.k.softmax, w, &[q, k, out], (t as u32, 1));
+        let p = SoftmaxParams { n_q: t, n_k: t, d, causal, scale, q_col, q_stride, k_col, k_stride };
+        let (kernel, grid) = self.k.softmax.pick(&p);
+        self.run(kernel, p.words(), &[q, k, out], grid);
     }
 
     fn combine(&mut self, a1: &wgpu::Buffer, a2: &wgpu::Buffer, out: &wgpu::Buffer, t: usize, lambda: f32, per_row: Option<(&wgpu::Buffer, usize, usize)>) {

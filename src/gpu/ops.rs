@@ -3,7 +3,8 @@
 //! do not.
 
 use super::context::GpuContext;
-use super::kernels::{grid_1d, staging, storage, uniform, write_f32, Kernel, COMBINE_WGSL, SOFTMAX_WGSL};
+use super::kernels::{grid_1d, staging, storage, uniform, write_f32, Kernel, COMBINE_WGSL};
+use super::softmax::{Softmax, SoftmaxParams};
 use super::readback::read_f32;
 use crate::core::linalg::Mat;
 use ndarray::Array2;
@@ -21,8 +22,14 @@ pub fn fits(ctx: &GpuContext, n_q: usize, n_k: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// softmax(q·kᵀ·scale) row by row on the GPU, optionally causal (`[n_q, n_k]`).
+/// softmax(q·kᵀ·scale) row by row on the GPU, optionally causal (`[n_q, n_k]`), in
+/// the layout the adapter prefers.
 pub async fn softmax_map(ctx: &GpuContext, q: &Mat, k: &Mat, scale: f32, causal: bool) -> Result<Mat, String> {
+    softmax_map_with(ctx, &Softmax::for_context(ctx), q, k, scale, causal).await
+}
+
+/// The same with the kernels given (the tests pin each layout).
+pub async fn softmax_map_with(ctx: &GpuContext, softmax: &Softmax, q: &Mat, k: &Mat, scale: f32, causal: bool) -> Result<Mat, String> {
     let (n_q, d) = q.dim();
     let n_k = k.nrows();
     fits(ctx, n_q, n_k)?;
@@ -30,16 +37,17 @@ pub async fn softmax_map(ctx: &GpuContext, q: &Mat, k: &Mat, scale: f32, causal:
         return Err(format!("head size {d} is not supported (at most 256, and q and k must agree)"));
     }
     let dev = &ctx.device;
-    let kernel = Kernel::new(dev, "softmax", SOFTMAX_WGSL);
     let (qb, kb, out) = (storage(dev, "q", q.len()), storage(dev, "k", k.len()), storage(dev, "scores", n_q * n_k));
     write_f32(&ctx.queue, &qb, q.as_standard_layout().as_slice().unwrap());
     write_f32(&ctx.queue, &kb, k.as_standard_layout().as_slice().unwrap());
-    let params = uniform(dev, "softmax params", [n_q as u32, n_k as u32, d as u32, causal as u32, scale.to_bits(), 0, 0, d as u32, 0, d as u32, 0, 0]);
+    let p = SoftmaxParams::dense(n_q, n_k, d, causal, scale);
+    let params = uniform(dev, "softmax params", p.words());
+    let (kernel, grid) = softmax.pick(&p);
     let group = kernel.bind(dev, &[&params, &qb, &kb, &out]);
     let mut encoder = dev.create_command_encoder(&Default::default());
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());
-        kernel.dispatch(&mut pass, &group, (n_q as u32, 1));
+        kernel.dispatch(&mut pass, &group, grid);
     }
     ctx.queue.submit([encoder.finish()]);
     let data = read_f32(dev, &ctx.queue, &out, &staging(dev, n_q * n_k), n_q * n_k).await?;

@@ -1,6 +1,6 @@
 //! Which compute path the page uses, found once at start-up, and the GPU it holds.
 
-use crate::gpu::context::GpuContext;
+use crate::gpu::context::{looks_software, GpuContext};
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -70,11 +70,12 @@ pub async fn detect(backend: RwSignal<Backend>) -> Backend {
     }
     match GpuContext::request(wgpu::Backends::BROWSER_WEBGPU).await {
         Err(e) => Backend::Cpu { reason: e.to_string(), lost: false },
-        Ok(ctx) => {
+        Ok(mut ctx) => {
             let adapter = match ctx.adapter_name.trim() {
                 "" => adapter_label_from_js().await.unwrap_or_else(|| "unnamed adapter".into()),
                 name => name.to_string(),
             };
+            ctx.software |= looks_software(&adapter);
             ctx.device.set_device_lost_callback(move |_reason, message| {
                 GPU.with(|g| g.borrow_mut().take());
                 let message = match message.trim().trim_end_matches('.') {

@@ -23,7 +23,13 @@ use std::sync::Arc;
 /// Heatmaps are pooled to at most this many pixels a side.
 const MAX_PX: usize = 384;
 
-/// Lets the browser paint between slow chart points.
+/// The slow charts compute in slices of about this long, so an input that arrives
+/// meanwhile waits at most one slice (a λ drag's update takes ≈ 8 ms at N = 1024).
+const CHART_SLICE_MS: f64 = 5.0;
+/// Query rows per step of a noise-chart point (≈ 1 ms at N = 2048 in wasm).
+const CHART_ROWS_PER_STEP: usize = 8;
+
+/// Lets the browser paint between slices of the slow charts.
 async fn yield_to_browser() {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         if let Some(w) = web_sys::window() {
@@ -187,26 +193,43 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
         run.with_value(|run| run.as_ref().map(|run| run.lambda_curve(121)))
     });
 
-    // Slow charts: one point at a time, yielding to the browser, restarted when the
-    // problem or the committed λ changes (a newer request makes older ones stop).
+    // Slow charts: one point at a time, yielding to the browser, restarted when a new
+    // problem is on screen or the committed λ changes (a newer request makes older ones
+    // stop). They wait for the problem's own run: started with the request, they would
+    // take CPU time from it (on a software GPU adapter, from the GPU itself).
     let noise_points = RwSignal::new(Vec::<NoiseSweepPoint>::new());
     let mass_points = RwSignal::new(Vec::<NoiseMassPoint>::new());
     let generation = StoredValue::new(0u64);
     Effect::new(move |_| {
-        let params = problem.get();
+        version.track();
         let l = lambda_committed.get();
+        let Some(params) = run.with_value(|r| r.as_ref().map(|r| r.params.clone())) else { return };
         generation.update_value(|g| *g += 1);
         let mine = generation.get_value();
         noise_points.set(vec![]);
-        mass_points.set(engine::noise_mass_curve(&params, l));
         leptos::task::spawn_local(async move {
+            yield_to_browser().await;
+            if generation.get_value() != mine {
+                return;
+            }
+            mass_points.set(engine::noise_mass_curve(&params, l));
             for sigma in engine::noise_grid() {
-                yield_to_browser().await;
-                if generation.get_value() != mine {
-                    return;
+                let mut point = engine::noise_point(&params, l, sigma);
+                loop {
+                    yield_to_browser().await;
+                    if generation.get_value() != mine {
+                        return;
+                    }
+                    let t0 = now_ms();
+                    let mut more = true;
+                    while more && now_ms() - t0 < CHART_SLICE_MS {
+                        more = point.advance(CHART_ROWS_PER_STEP);
+                    }
+                    if !more {
+                        break;
+                    }
                 }
-                let p = engine::noise_point(&params, l, sigma);
-                noise_points.update(|v| v.push(p));
+                noise_points.update(|v| v.push(NoiseSweepPoint::new(sigma, &point.finish())));
             }
         });
     });
