@@ -53,6 +53,25 @@ fn streamed_metrics_equal_metrics_from_maps() {
 }
 
 #[test]
+fn metrics_streamed_a_few_rows_at_a_time_are_the_same_numbers() {
+    let x = generate(&params());
+    let whole = metrics_streaming(&x, 0.8);
+    for rows in [1usize, 7, 1000] {
+        let mut stream = MetricsStream::new(std::borrow::Cow::Borrowed(&x), 0.8);
+        let mut steps = 1;
+        while stream.advance(rows) {
+            steps += 1;
+        }
+        assert_eq!(steps, x.n().div_ceil(rows), "{rows} rows per step");
+        assert_eq!(stream.finish(), whole, "{rows} rows per step");
+    }
+    // A chart point is a whole problem at that noise amplitude.
+    let mut point = noise_point_stream(&params(), 0.8, 2.5);
+    while point.advance(5) {}
+    assert_eq!(NoiseSweepPoint::new(2.5, &point.finish()), noise_sweep(&params(), 0.8, &[2.5])[0]);
+}
+
+#[test]
 fn differential_attention_beats_standard_when_noise_is_shared() {
     let x = generate(&params());
     let m = metrics(&x, &maps(&x), 0.8);

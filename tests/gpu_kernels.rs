@@ -16,7 +16,8 @@ use difflens::core::softmax::{apply_mask, softmax_rows};
 use difflens::gpu::context::GpuContext;
 use difflens::gpu::lab::GpuLab;
 use difflens::gpu::ops::{combine_maps, softmax_map_with, Lambda};
-use difflens::gpu::softmax::{Softmax, SoftmaxLayout, SoftmaxParams};
+use difflens::gpu::layout::RowLayout;
+use difflens::gpu::softmax::{Softmax, SoftmaxParams};
 use difflens::viz::pooling::pool_max_magnitude;
 
 const MAP_TOL: f32 = 1e-5;
@@ -39,7 +40,7 @@ fn cpu_softmax(q: &Mat, k: &Mat, scale: f32, causal: bool) -> Mat {
     s
 }
 
-const LAYOUTS: [SoftmaxLayout; 2] = [SoftmaxLayout::WorkgroupPerRow, SoftmaxLayout::InvocationPerRow];
+const LAYOUTS: [RowLayout; 2] = [RowLayout::WorkgroupPerRow, RowLayout::InvocationPerRow];
 
 #[test]
 fn softmax_kernels_match_the_core_on_awkward_shapes() {
@@ -67,17 +68,17 @@ fn softmax_kernels_match_the_core_on_awkward_shapes() {
 #[test]
 fn the_row_kernel_is_used_only_where_heads_are_vec4_aligned() {
     let ctx = ctx();
-    let rows = Softmax::new(&ctx.device, SoftmaxLayout::InvocationPerRow);
-    let wide = Softmax::new(&ctx.device, SoftmaxLayout::WorkgroupPerRow);
+    let rows = Softmax::new(&ctx.device, RowLayout::InvocationPerRow);
+    let wide = Softmax::new(&ctx.device, RowLayout::WorkgroupPerRow);
     let aligned = SoftmaxParams { q_col: 8, q_stride: 64, k_col: 4, k_stride: 32, ..SoftmaxParams::dense(9, 9, 16, true, 0.25) };
-    assert_eq!(rows.layout(&aligned), SoftmaxLayout::InvocationPerRow);
-    assert_eq!(wide.layout(&aligned), SoftmaxLayout::WorkgroupPerRow);
+    assert_eq!(rows.layout(&aligned), RowLayout::InvocationPerRow);
+    assert_eq!(wide.layout(&aligned), RowLayout::WorkgroupPerRow);
     for odd in [SoftmaxParams { d: 6, ..aligned }, SoftmaxParams { q_col: 2, ..aligned }, SoftmaxParams { k_stride: 30, ..aligned }] {
-        assert_eq!(rows.layout(&odd), SoftmaxLayout::WorkgroupPerRow, "{odd:?}");
+        assert_eq!(rows.layout(&odd), RowLayout::WorkgroupPerRow, "{odd:?}");
     }
     // lavapipe is a software adapter: the context says so, and so prefers the row kernel.
     assert!(ctx.software, "lavapipe should be recognised as a software adapter");
-    assert_eq!(Softmax::for_context(&ctx).layout(&aligned), SoftmaxLayout::InvocationPerRow);
+    assert_eq!(Softmax::for_context(&ctx).layout(&aligned), RowLayout::InvocationPerRow);
 }
 
 #[test]
@@ -114,7 +115,7 @@ fn combine_kernel_handles_scalar_and_per_row_lambda() {
 fn resident_lab_matches_the_core_and_lambda_only_updates_agree() {
     let ctx = ctx();
     for layout in LAYOUTS {
-        let mut gpu_lab = GpuLab::with_softmax(&ctx, Softmax::new(&ctx.device, layout));
+        let mut gpu_lab = GpuLab::with_layout(&ctx, layout);
         for n in [2usize, 100, 257, 1024] {
             let params = LabParams { n, seed: n as u64, ..LabParams::default() };
             let inputs = lab::generate(&params);

@@ -9,6 +9,7 @@ pub const SOFTMAX_ROWS_WGSL: &str = include_str!("../../shaders/softmax_rows.wgs
 pub const COMBINE_WGSL: &str = include_str!("../../shaders/combine.wgsl");
 pub const POOL_WGSL: &str = include_str!("../../shaders/pool.wgsl");
 pub const LAB_METRICS_WGSL: &str = include_str!("../../shaders/lab_metrics.wgsl");
+pub const LAB_LAMBDA_ROWS_WGSL: &str = include_str!("../../shaders/lab_lambda_rows.wgsl");
 pub const MATMUL_WGSL: &str = include_str!("../../shaders/matmul.wgsl");
 pub const RMS_NORM_WGSL: &str = include_str!("../../shaders/rms_norm.wgsl");
 pub const ROPE_WGSL: &str = include_str!("../../shaders/rope.wgsl");

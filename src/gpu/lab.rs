@@ -4,7 +4,8 @@
 //! N row sums instead of N² entries.
 
 use super::context::GpuContext;
-use super::kernels::{staging, storage, uniform, write_f32, write_uniform, Kernel, LAB_METRICS_WGSL, POOL_WGSL};
+use super::kernels::{staging, storage, uniform, write_f32, write_uniform, Kernel, LAB_LAMBDA_ROWS_WGSL, LAB_METRICS_WGSL, POOL_WGSL};
+use super::layout::RowLayout;
 use super::ops::fits;
 use super::readback::read_many;
 use super::softmax::{Softmax, SoftmaxParams};
@@ -16,15 +17,24 @@ struct Resident {
     a1: wgpu::Buffer,
     a2: wgpu::Buffer,
     pooled: wgpu::Buffer,
-    rows: wgpu::Buffer,
+    /// The λ update's metric sums, a vec4 per query row.
+    sums: wgpu::Buffer,
     /// For the one-off map readback (N² floats).
     maps_staging: wgpu::Buffer,
     /// For the λ readbacks (px² + 4N floats); the caller keeps one in flight at a time.
     lambda_staging: wgpu::Buffer,
     pool_params: wgpu::Buffer,
     metrics_params: wgpu::Buffer,
-    pool_diff_group: wgpu::BindGroup,
-    metrics_group: wgpu::BindGroup,
+    /// One bind group per λ kernel, in [`LambdaKernels`] order.
+    lambda_groups: Vec<wgpu::BindGroup>,
+}
+
+/// The λ-only update's kernels, in the adapter's row layout.
+enum LambdaKernels {
+    /// pool.wgsl (one invocation per pixel) and lab_metrics.wgsl (one workgroup per row).
+    Separate { pool: Kernel, metrics: Kernel },
+    /// lab_lambda_rows.wgsl: both in one pass, one invocation per pixel row.
+    Fused(Kernel),
 }
 
 /// The readback of a freshly loaded problem's maps. It holds its own buffer handles, so
@@ -47,25 +57,26 @@ impl MapsReadback {
     }
 }
 
-/// The readback of one λ update: the pooled difference map and the per-query sums.
+/// The readback of one λ update: the pooled difference map and the metric sums, one
+/// vec4 per query row.
 pub struct LambdaReadback {
     n: usize,
     px: usize,
     lambda: f32,
     pooled: wgpu::Buffer,
-    rows: wgpu::Buffer,
+    sums: wgpu::Buffer,
     staging: wgpu::Buffer,
 }
 
 impl LambdaReadback {
     /// The pooled A1 − λ·A2 (`px × px`) and the metrics, summed in f64 on the host.
     pub async fn read(self, ctx: &GpuContext, n_signal: usize) -> Result<(Vec<f32>, LabMetrics), String> {
-        let mut parts = read_many(&ctx.device, &ctx.queue, &[(&self.pooled, self.px * self.px), (&self.rows, 4 * self.n)], &self.staging).await?;
-        let rows = parts.pop().expect("two parts");
+        let mut parts = read_many(&ctx.device, &ctx.queue, &[(&self.pooled, self.px * self.px), (&self.sums, 4 * self.n)], &self.staging).await?;
+        let partial = parts.pop().expect("two parts");
         let pooled = parts.pop().expect("two parts");
         let mut sums = [0.0f64; 4];
-        for row in rows.chunks_exact(4) {
-            for (s, v) in sums.iter_mut().zip(row) {
+        for part in partial.chunks_exact(4) {
+            for (s, v) in sums.iter_mut().zip(part) {
                 *s += *v as f64;
             }
         }
@@ -75,25 +86,23 @@ impl LambdaReadback {
 
 pub struct GpuLab {
     softmax: Softmax,
-    pool: Kernel,
-    metrics: Kernel,
+    lambda: LambdaKernels,
     resident: Option<Resident>,
 }
 
 impl GpuLab {
-    /// Compiles the pipelines once, the softmax in the layout the adapter prefers.
+    /// Compiles the pipelines once, the row kernels in the layout the adapter prefers.
     pub fn new(ctx: &GpuContext) -> Self {
-        Self::with_softmax(ctx, Softmax::for_context(ctx))
+        Self::with_layout(ctx, RowLayout::preferred(ctx))
     }
 
-    pub fn with_softmax(ctx: &GpuContext, softmax: Softmax) -> Self {
+    pub fn with_layout(ctx: &GpuContext, layout: RowLayout) -> Self {
         let d = &ctx.device;
-        Self {
-            softmax,
-            pool: Kernel::new(d, "pool", POOL_WGSL),
-            metrics: Kernel::new(d, "lab metrics", LAB_METRICS_WGSL),
-            resident: None,
-        }
+        let lambda = match layout {
+            RowLayout::WorkgroupPerRow => LambdaKernels::Separate { pool: Kernel::new(d, "pool", POOL_WGSL), metrics: Kernel::new(d, "lab metrics", LAB_METRICS_WGSL) },
+            RowLayout::InvocationPerRow => LambdaKernels::Fused(Kernel::new(d, "lab λ rows", LAB_LAMBDA_ROWS_WGSL)),
+        };
+        Self { softmax: Softmax::new(d, layout), lambda, resident: None }
     }
 
     /// Uploads a problem and computes A1 and A2 on the GPU; they stay resident.
@@ -113,7 +122,7 @@ impl GpuLab {
         ctx.queue.write_buffer(&mask_buf, 0, &mask);
         let (a1, a2) = (storage(dev, "A1", n * n), storage(dev, "A2", n * n));
         let pooled = storage(dev, "pooled", n * n);
-        let rows = storage(dev, "row sums", 4 * n);
+        let sums = storage(dev, "metric sums", 4 * n);
         let softmax = SoftmaxParams::dense(n, n, d, false, inputs.scale());
         let softmax_params = uniform(dev, "softmax params", softmax.words());
         let pool_params = uniform(dev, "pool params", [0; 8]);
@@ -129,16 +138,19 @@ impl GpuLab {
             }
         }
         ctx.queue.submit([encoder.finish()]);
+        let lambda_groups = match &self.lambda {
+            LambdaKernels::Separate { pool, metrics } => vec![pool.bind(dev, &[&pool_params, &a1, &a2, &pooled]), metrics.bind(dev, &[&metrics_params, &a1, &a2, &mask_buf, &sums])],
+            LambdaKernels::Fused(kernel) => vec![kernel.bind(dev, &[&pool_params, &a1, &a2, &mask_buf, &pooled, &sums])],
+        };
         let resident = Resident {
             n,
-            pool_diff_group: self.pool.bind(dev, &[&pool_params, &a1, &a2, &pooled]),
-            metrics_group: self.metrics.bind(dev, &[&metrics_params, &a1, &a2, &mask_buf, &rows]),
+            lambda_groups,
             maps_staging: staging(dev, 2 * n * n),
             lambda_staging: staging(dev, n * n + 4 * n),
             a1,
             a2,
             pooled,
-            rows,
+            sums,
             pool_params,
             metrics_params,
         };
@@ -147,7 +159,7 @@ impl GpuLab {
         Ok(readback)
     }
 
-    /// The λ-only update: pool A1 − λ·A2 to `px × px` and reduce the metrics (both form
+    /// The λ-only update: pool A1 − λ·A2 to `px × px` and reduce the metrics (forming
     /// the difference on the fly) in one submission; the readback moves px² + 4N
     /// floats, not N², and nothing is allocated.
     pub fn lambda_update(&self, ctx: &GpuContext, lambda: f32, px: usize) -> Result<LambdaReadback, String> {
@@ -158,10 +170,15 @@ impl GpuLab {
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         {
             let mut pass = encoder.begin_compute_pass(&Default::default());
-            self.pool.dispatch(&mut pass, &r.pool_diff_group, ((px as u32).div_ceil(16), (px as u32).div_ceil(16)));
-            self.metrics.dispatch(&mut pass, &r.metrics_group, (n as u32, 1));
+            match &self.lambda {
+                LambdaKernels::Separate { pool, metrics } => {
+                    pool.dispatch(&mut pass, &r.lambda_groups[0], ((px as u32).div_ceil(16), (px as u32).div_ceil(16)));
+                    metrics.dispatch(&mut pass, &r.lambda_groups[1], RowLayout::WorkgroupPerRow.grid(n));
+                }
+                LambdaKernels::Fused(kernel) => kernel.dispatch(&mut pass, &r.lambda_groups[0], RowLayout::InvocationPerRow.grid(px)),
+            }
         }
         ctx.queue.submit([encoder.finish()]);
-        Ok(LambdaReadback { n, px, lambda, pooled: r.pooled.clone(), rows: r.rows.clone(), staging: r.lambda_staging.clone() })
+        Ok(LambdaReadback { n, px, lambda, pooled: r.pooled.clone(), sums: r.sums.clone(), staging: r.lambda_staging.clone() })
     }
 }

@@ -4,6 +4,7 @@
 pub mod context;
 pub mod kernels;
 pub mod lab;
+pub mod layout;
 pub mod model;
 pub mod ops;
 pub mod softmax;

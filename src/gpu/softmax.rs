@@ -1,15 +1,10 @@
-//! The attention softmax in the layout that suits the adapter. Hardware GPUs get one
-//! workgroup per query row (`shaders/softmax.wgsl`: coalesced reads and writes, tree
-//! reductions); software adapters, which run invocations as SIMD lanes on CPU cores and
-//! pay a coroutine switch per barrier, get one invocation per row
-//! (`shaders/softmax_rows.wgsl`, no barriers), 4× faster on SwiftShader at N = 2048.
-//! Both compute the same thing and are tested against the core.
+//! The attention softmax in either row layout ([`RowLayout`]): `shaders/softmax.wgsl`
+//! (one workgroup per query row) or `shaders/softmax_rows.wgsl` (one invocation per row,
+//! vec4 loads, for software adapters: 4.5× faster on SwiftShader at N = 2048).
 
 use super::context::GpuContext;
 use super::kernels::{Kernel, SOFTMAX_ROWS_WGSL, SOFTMAX_WGSL};
-
-/// Invocations per workgroup of `softmax_rows.wgsl`.
-const ROWS_WG: u32 = 64;
+use super::layout::RowLayout;
 
 /// One softmax(q·kᵀ·scale) over heads read in place from wider matrices.
 #[derive(Clone, Copy, Debug)]
@@ -44,13 +39,6 @@ impl SoftmaxParams {
     }
 }
 
-/// Which kernel a softmax runs on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SoftmaxLayout {
-    WorkgroupPerRow,
-    InvocationPerRow,
-}
-
 pub struct Softmax {
     per_workgroup: Kernel,
     /// Compiled only where it is preferred.
@@ -60,30 +48,32 @@ pub struct Softmax {
 impl Softmax {
     /// The layout this context's adapter prefers.
     pub fn for_context(ctx: &GpuContext) -> Self {
-        Self::new(&ctx.device, if ctx.software { SoftmaxLayout::InvocationPerRow } else { SoftmaxLayout::WorkgroupPerRow })
+        Self::new(&ctx.device, RowLayout::preferred(ctx))
     }
 
     /// Prefers `layout` (the tests pin each one).
-    pub fn new(device: &wgpu::Device, layout: SoftmaxLayout) -> Self {
+    pub fn new(device: &wgpu::Device, layout: RowLayout) -> Self {
         Self {
             per_workgroup: Kernel::new(device, "softmax", SOFTMAX_WGSL),
-            per_invocation: (layout == SoftmaxLayout::InvocationPerRow).then(|| Kernel::new(device, "softmax rows", SOFTMAX_ROWS_WGSL)),
+            per_invocation: (layout == RowLayout::InvocationPerRow).then(|| Kernel::new(device, "softmax rows", SOFTMAX_ROWS_WGSL)),
         }
     }
 
     /// The layout `p` runs in: the preferred one, unless its heads are not vec4-aligned.
-    pub fn layout(&self, p: &SoftmaxParams) -> SoftmaxLayout {
+    pub fn layout(&self, p: &SoftmaxParams) -> RowLayout {
         match &self.per_invocation {
-            Some(_) if p.vec4_aligned() => SoftmaxLayout::InvocationPerRow,
-            _ => SoftmaxLayout::WorkgroupPerRow,
+            Some(_) if p.vec4_aligned() => RowLayout::InvocationPerRow,
+            _ => RowLayout::WorkgroupPerRow,
         }
     }
 
     /// The kernel for `p` and its workgroup grid; bind it with `[params, q, k, out]`.
     pub fn pick(&self, p: &SoftmaxParams) -> (&Kernel, (u32, u32)) {
-        match (self.layout(p), &self.per_invocation) {
-            (SoftmaxLayout::InvocationPerRow, Some(rows)) => (rows, ((p.n_q as u32).div_ceil(ROWS_WG), 1)),
-            _ => (&self.per_workgroup, (p.n_q as u32, 1)),
-        }
+        let layout = self.layout(p);
+        let kernel = match (layout, &self.per_invocation) {
+            (RowLayout::InvocationPerRow, Some(rows)) => rows,
+            _ => &self.per_workgroup,
+        };
+        (kernel, layout.grid(p.n_q))
     }
 }
