@@ -81,6 +81,13 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
             Err(_) => leptos::logging::warn!("could not schedule the link update"),
         }
     });
+    // Leaving the page cancels a pending update: it would put the lab's link over the
+    // next page's.
+    on_cleanup(move || {
+        if let Some(h) = link_timer.try_update_value(|t| t.take()).flatten() {
+            h.clear();
+        }
+    });
 
     let problem = Memo::new(move |_| state.with(|s| s.lab_params()));
     let lambda = Memo::new(move |_| state.with(|s| s.lambda));
@@ -207,17 +214,19 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
         generation.update_value(|g| *g += 1);
         let mine = generation.get_value();
         noise_points.set(vec![]);
+        // The page may be gone by the time a slice runs (try_: its values are disposed).
+        let stale = move || generation.try_get_value() != Some(mine);
         leptos::task::spawn_local(async move {
             yield_to_browser().await;
-            if generation.get_value() != mine {
+            if stale() {
                 return;
             }
-            mass_points.set(engine::noise_mass_curve(&params, l));
+            mass_points.try_set(engine::noise_mass_curve(&params, l));
             for sigma in engine::noise_grid() {
                 let mut point = engine::noise_point(&params, l, sigma);
                 loop {
                     yield_to_browser().await;
-                    if generation.get_value() != mine {
+                    if stale() {
                         return;
                     }
                     let t0 = now_ms();
@@ -229,7 +238,7 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
                         break;
                     }
                 }
-                noise_points.update(|v| v.push(NoiseSweepPoint::new(sigma, &point.finish())));
+                noise_points.try_update(|v| v.push(NoiseSweepPoint::new(sigma, &point.finish())));
             }
         });
     });
