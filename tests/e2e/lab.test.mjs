@@ -70,6 +70,9 @@ for (const mode of ['gpu', 'cpu']) {
       const path = mode === 'gpu' ? 'Computed on WebGPU' : 'Computed on CPU';
       await page.waitForFunction((p) => document.querySelector('#compute-note')?.textContent.startsWith(p), path);
       readouts[mode] = { standard: await value(page, 'snr-standard'), diff: await value(page, 'snr-diff') };
+      // The SNR-against-noise chart fills in behind the maps, one noise level at a time.
+      await page.waitForFunction(() => document.querySelector('#noise-progress')?.dataset.points === '25', null, { timeout: 60_000 });
+      assert.match(await page.textContent('#noise-progress'), /25 noise levels/);
       const note = await page.textContent('#compute-note');
       if (mode === 'gpu') {
         assert.match(note, /Computed on WebGPU/, 'the lab runs on the GPU when the badge says WebGPU');

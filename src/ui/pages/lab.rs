@@ -310,6 +310,10 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
                 </figure>
                 <figure class="panel">
                     <Chart id="chart-noise" label="SNR against noise amplitude" spec=Signal::derive(move || noise_chart(&noise_points.get(), lambda_committed.get())) />
+                    <p class="axis-note" id="noise-progress" data-points=move || noise_points.with(|p| p.len())>{move || {
+                        let (done, all) = (noise_points.with(|p| p.len()), engine::noise_grid().len());
+                        if done < all { format!("Computing noise level {} of {all} (each one a whole problem)…", done + 1) } else { format!("{all} noise levels, σ from 0 to 6.") }
+                    }}</p>
                     <figcaption class="explain">"As the noise grows, standard attention's SNR falls until a signal key gets less than twice the weight of an average noise key: there it stops being usable. Differential attention holds on longer when the noise is shared."</figcaption>
                 </figure>
                 <figure class="panel">
