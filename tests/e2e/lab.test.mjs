@@ -135,6 +135,8 @@ for (const mode of ['gpu', 'cpu']) {
       const perf = { mode, lambda_drag_ms: { median: median(times), p95: pct(times, 0.95), samples: times.map((t) => Math.round(t * 10) / 10) }, change_n_to_2048_ms: nMs, compute_note: await page.textContent('#compute-note') };
       fs.writeFileSync(artifact(`perf-lab-${mode}.json`), JSON.stringify(perf, null, 2));
       console.log(JSON.stringify(perf));
+      // The noise chart refills for N = 2048 (25 problems of 2048², computed in slices).
+      await page.waitForFunction(() => document.querySelector('#noise-progress')?.dataset.points === '25', null, { timeout: 120_000 });
       await page.screenshot({ path: artifact(`lab-${mode}.png`), fullPage: true });
 
       // A permalink restores the same state.
