@@ -23,13 +23,13 @@
 //! "mean weight on signal keys ÷ mean weight on the others".
 
 use super::attention::ROW_BLOCK;
-use std::borrow::Cow;
 use super::init::{normal, seeded};
 use super::linalg::Mat;
 use super::softmax::softmax_rows;
 use ndarray::{s, Array2, ArrayView2};
 use rand::seq::index::sample;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// The lab's knobs. Ranges are in [`LabParams::RANGES`]; the page clamps to them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -126,8 +126,9 @@ pub fn noise_point(params: &LabParams, lambda: f32, noise: f32) -> lab::MetricsS
     lab::noise_point_stream(params, lambda, noise)
 }
 
-pub fn noise_mass_curve(params: &LabParams, lambda: f32) -> Vec<NoiseMassPoint> {
-    lab::noise_mass_curve(params, lambda, &context_lengths())
+/// One point of the noise-floor chart: one query's noise mass over `n` keys.
+pub fn noise_mass_point(params: &LabParams, lambda: f32, n: usize) -> NoiseMassPoint {
+    lab::noise_mass(params, lambda, n)
 }
 
 /// Where standard attention becomes unusable, read off the chart's points by linear
@@ -168,4 +169,3 @@ impl GpuSession {
         self.lab.borrow().lambda_update(&self.ctx, lambda, px)
     }
 }
-

@@ -22,7 +22,7 @@ pub struct GpuContext {
     pub adapter_name: String,
     pub limits: wgpu::Limits,
     /// A software adapter (SwiftShader, lavapipe/llvmpipe, WARP): kernels that suit CPU
-    /// cores are picked (see `gpu::softmax`).
+    /// cores are picked (see `gpu::layout`).
     pub software: bool,
 }
 

@@ -217,11 +217,15 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
         // The page may be gone by the time a slice runs (try_: its values are disposed).
         let stale = move || generation.try_get_value() != Some(mine);
         leptos::task::spawn_local(async move {
-            yield_to_browser().await;
-            if stale() {
-                return;
+            let mut masses = Vec::new();
+            for n in engine::context_lengths() {
+                yield_to_browser().await;
+                if stale() {
+                    return;
+                }
+                masses.push(engine::noise_mass_point(&params, l, n));
             }
-            mass_points.try_set(engine::noise_mass_curve(&params, l));
+            mass_points.try_set(masses);
             for sigma in engine::noise_grid() {
                 let mut point = engine::noise_point(&params, l, sigma);
                 loop {
