@@ -137,6 +137,28 @@ fn resident_lab_matches_the_core_and_lambda_only_updates_agree() {
     }
 }
 
+/// With a strong signal and little noise, the noise sums are ~1e-5 of the signal's: a
+/// kernel that took them as (all − signal) would lose them to f32 cancellation.
+#[test]
+fn lambda_update_sums_stay_exact_when_the_signal_dominates() {
+    let ctx = ctx();
+    let params = LabParams { n: 256, n_signal: 8, signal: 14.0, noise: 0.3, seed: 4, ..LabParams::default() };
+    let inputs = lab::generate(&params);
+    let cpu = lab::maps(&inputs);
+    for layout in LAYOUTS {
+        let mut gpu_lab = GpuLab::with_layout(&ctx, layout);
+        pollster::block_on(gpu_lab.load(&ctx, &inputs).unwrap().read(&ctx)).unwrap();
+        for lambda in [0.0f32, 0.9] {
+            let (_, gpu) = pollster::block_on(gpu_lab.lambda_update(&ctx, lambda, 256).unwrap().read(&ctx, inputs.signal_keys.len())).unwrap();
+            let want = lab::metrics(&inputs, &cpu, lambda);
+            assert!(want.standard.noise_mass < 1e-4 * want.standard.signal_mass, "the signal dominates: {want:?}");
+            for (g, c) in [(gpu.standard.noise_mass, want.standard.noise_mass), (gpu.differential.noise_mass, want.differential.noise_mass), (gpu.differential.snr, want.differential.snr)] {
+                assert!((g - c).abs() <= 1e-4 * c.abs(), "{layout:?} λ={lambda}: {g} vs {c}");
+            }
+        }
+    }
+}
+
 #[test]
 fn maps_beyond_the_device_limits_are_refused_with_the_limit_named() {
     let ctx = ctx();

@@ -121,7 +121,9 @@ impl GpuLab {
         let mask: Vec<u8> = inputs.is_signal().into_iter().flat_map(|m| u32::from(m).to_le_bytes()).collect();
         let mask_buf = storage(dev, "signal mask", n);
         ctx.queue.write_buffer(&mask_buf, 0, &mask);
-        let signal_keys: Vec<u8> = inputs.signal_keys.iter().flat_map(|&j| (j as u32).to_le_bytes()).collect();
+        let mut sorted_keys = inputs.signal_keys.clone();
+        sorted_keys.sort_unstable();
+        let signal_keys: Vec<u8> = sorted_keys.iter().flat_map(|&j| (j as u32).to_le_bytes()).collect();
         let keys_buf = storage(dev, "signal keys", signal_keys.len() / 4);
         ctx.queue.write_buffer(&keys_buf, 0, &signal_keys);
         let (a1, a2) = (storage(dev, "A1", n * n), storage(dev, "A2", n * n));
