@@ -14,7 +14,6 @@ use ndarray::Array2;
 
 struct Resident {
     n: usize,
-    n_signal: usize,
     a1: wgpu::Buffer,
     a2: wgpu::Buffer,
     pooled: wgpu::Buffer,
@@ -121,11 +120,6 @@ impl GpuLab {
         let mask: Vec<u8> = inputs.is_signal().into_iter().flat_map(|m| u32::from(m).to_le_bytes()).collect();
         let mask_buf = storage(dev, "signal mask", n);
         ctx.queue.write_buffer(&mask_buf, 0, &mask);
-        let mut sorted_keys = inputs.signal_keys.clone();
-        sorted_keys.sort_unstable();
-        let signal_keys: Vec<u8> = sorted_keys.iter().flat_map(|&j| (j as u32).to_le_bytes()).collect();
-        let keys_buf = storage(dev, "signal keys", signal_keys.len() / 4);
-        ctx.queue.write_buffer(&keys_buf, 0, &signal_keys);
         let (a1, a2) = (storage(dev, "A1", n * n), storage(dev, "A2", n * n));
         let pooled = storage(dev, "pooled", n * n);
         let sums = storage(dev, "metric sums", 4 * n);
@@ -146,11 +140,10 @@ impl GpuLab {
         ctx.queue.submit([encoder.finish()]);
         let lambda_groups = match &self.lambda {
             LambdaKernels::Separate { pool, metrics } => vec![pool.bind(dev, &[&pool_params, &a1, &a2, &pooled]), metrics.bind(dev, &[&metrics_params, &a1, &a2, &mask_buf, &sums])],
-            LambdaKernels::Fused(kernel) => vec![kernel.bind(dev, &[&pool_params, &a1, &a2, &keys_buf, &pooled, &sums])],
+            LambdaKernels::Fused(kernel) => vec![kernel.bind(dev, &[&pool_params, &a1, &a2, &mask_buf, &pooled, &sums])],
         };
         let resident = Resident {
             n,
-            n_signal: inputs.signal_keys.len(),
             lambda_groups,
             maps_staging: staging(dev, 2 * n * n),
             lambda_staging: staging(dev, n * n + 4 * n),
@@ -172,8 +165,7 @@ impl GpuLab {
     pub fn lambda_update(&self, ctx: &GpuContext, lambda: f32, px: usize) -> Result<LambdaReadback, String> {
         let r = self.resident.as_ref().ok_or_else(|| "no lab problem is loaded on the GPU".to_string())?;
         let (n, px) = (r.n, px.clamp(1, r.n));
-        // (pool.wgsl ignores the fourth word; lab_lambda_rows.wgsl reads the signal count there.)
-        write_uniform(&ctx.queue, &r.pool_params, [n as u32, px as u32, lambda.to_bits(), r.n_signal as u32, 0, 0, 0, 0]);
+        write_uniform(&ctx.queue, &r.pool_params, [n as u32, px as u32, lambda.to_bits(), 0, 0, 0, 0, 0]);
         write_uniform(&ctx.queue, &r.metrics_params, [n as u32, lambda.to_bits(), 0, 0, 0, 0, 0, 0]);
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         {

@@ -175,7 +175,7 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
     // once per problem for the tooltip, the row chart and Verify): pooling 1024² entries
     // takes ≈2.4 ms in wasm and the sums come from the λ sweep in microseconds, while a GPU
     // round trip (submit, then an awaited buffer mapping) costs at least a frame in
-    // Chromium and ≈17 ms on SwiftShader (README, "Performance"). The GPU's own
+    // Chromium and ≈21 ms on SwiftShader (README, "Performance"). The GPU's own
     // λ kernels still run for "Verify GPU against CPU".
     let diff_values = RwSignal::new(None::<(usize, Arc<Vec<f32>>)>);
     let metrics = RwSignal::new(LabMetrics::default());
