@@ -5,13 +5,13 @@ use super::linalg::Mat;
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
-/// Symmetric absmax quantisation of one value to `bits` bits: the grid has
-/// 2^(bits−1) − 1 steps of `absmax / (2^(bits−1) − 1)` on each side of zero.
 /// The largest |a − b| over paired values: how far a GPU result is from the core's.
 pub fn max_abs_diff<'a>(a: impl IntoIterator<Item = &'a f32>, b: impl IntoIterator<Item = &'a f32>) -> f32 {
     a.into_iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
 }
 
+/// Symmetric absmax quantisation of one value to `bits` bits: the grid has
+/// 2^(bits−1) − 1 steps of `absmax / (2^(bits−1) − 1)` on each side of zero.
 pub fn quantize_absmax(value: f32, absmax: f32, bits: u32) -> f32 {
     assert!((2..=24).contains(&bits), "quantisation needs 2 to 24 bits, got {bits}");
     if absmax <= 0.0 {

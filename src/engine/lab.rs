@@ -80,16 +80,18 @@ impl LabRun {
     /// The map pooled to `r × r` pixels (max magnitude), row-major.
     pub fn pooled(&self, kind: MapKind, lambda: f32, r: usize) -> Vec<f32> {
         let n = self.n();
-        // Rows as contiguous slices (the maps are standard-layout): the loops vectorise.
-        fn rows(m: &ndarray::Array2<f32>) -> Vec<&[f32]> {
-            m.as_slice().expect("lab maps are row-major").chunks_exact(m.ncols().max(1)).collect()
+        // Rows as contiguous slices of the row-major maps, so the loops vectorise (and a
+        // λ update allocates nothing to find them).
+        fn flat(m: &ndarray::Array2<f32>) -> &[f32] {
+            m.as_slice().expect("lab maps are row-major")
         }
-        let (a1, a2) = (rows(&self.maps.a1), rows(&self.maps.a2));
+        let (a1, a2) = (flat(&self.maps.a1), flat(&self.maps.a2));
+        let row = |i: usize| i * n..(i + 1) * n;
         match kind {
-            MapKind::A1 => pool_rows_max_magnitude(n, r, |i, row| row.copy_from_slice(a1[i])),
-            MapKind::A2 => pool_rows_max_magnitude(n, r, |i, row| row.copy_from_slice(a2[i])),
-            MapKind::Diff => pool_rows_max_magnitude(n, r, |i, row| {
-                for ((o, x), y) in row.iter_mut().zip(a1[i]).zip(a2[i]) {
+            MapKind::A1 => pool_rows_max_magnitude(n, r, |i, out| out.copy_from_slice(&a1[row(i)])),
+            MapKind::A2 => pool_rows_max_magnitude(n, r, |i, out| out.copy_from_slice(&a2[row(i)])),
+            MapKind::Diff => pool_rows_max_magnitude(n, r, |i, out| {
+                for ((o, x), y) in out.iter_mut().zip(&a1[row(i)]).zip(&a2[row(i)]) {
                     *o = x - lambda * y;
                 }
             }),

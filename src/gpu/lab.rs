@@ -166,7 +166,9 @@ impl GpuLab {
         let r = self.resident.as_ref().ok_or_else(|| "no lab problem is loaded on the GPU".to_string())?;
         let (n, px) = (r.n, px.clamp(1, r.n));
         write_uniform(&ctx.queue, &r.pool_params, [n as u32, px as u32, lambda.to_bits(), 0, 0, 0, 0, 0]);
-        write_uniform(&ctx.queue, &r.metrics_params, [n as u32, lambda.to_bits(), 0, 0, 0, 0, 0, 0]);
+        if let LambdaKernels::Separate { .. } = self.lambda {
+            write_uniform(&ctx.queue, &r.metrics_params, [n as u32, lambda.to_bits(), 0, 0, 0, 0, 0, 0]);
+        }
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         {
             let mut pass = encoder.begin_compute_pass(&Default::default());

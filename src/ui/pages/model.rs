@@ -8,6 +8,7 @@ use super::super::components::readout::readable;
 use super::super::backend::{self, Backend};
 use super::super::route::{self, Page, Route};
 use crate::core::analysis::max_abs_diff;
+use crate::ui::now_ms;
 use crate::core::attention::MapRequest;
 use crate::gpu::model::GpuModel;
 use crate::core::attention::LambdaTrace;
@@ -238,14 +239,13 @@ fn GpuCheck(
         result.set(Some((f32::NAN, "running on WebGPU…".into())));
         leptos::task::spawn_local(async move {
             let gpu = GpuModel::new(&ctx, &model);
-            let t0 = crate::ui::now_ms();
+            let t0 = now_ms();
             let outcome = gpu.forward(&ctx, &x.prompt.tokens, &MapRequest::Only(vec![(layer, head)])).await;
-            let ms = crate::ui::now_ms() - t0;
-            let max_abs = |a: &ndarray::Array2<f32>, b: &ndarray::Array2<f32>| max_abs_diff(a, b);
+            let ms = now_ms() - t0;
             let text = match outcome {
                 Ok(out) => {
-                    let dl = max_abs(&out.logits, &x.output.logits);
-                    let dm = out.layers.get(layer).and_then(|l| l.maps.first()).zip(x.output.layers.get(layer).and_then(|l| l.maps.get(head))).map(|(g, c)| max_abs(g.combined(), c.combined())).unwrap_or(f32::NAN);
+                    let dl = max_abs_diff(&out.logits, &x.output.logits);
+                    let dm = out.layers.get(layer).and_then(|l| l.maps.first()).zip(x.output.layers.get(layer).and_then(|l| l.maps.get(head))).map(|(g, c)| max_abs_diff(g.combined(), c.combined())).unwrap_or(f32::NAN);
                     ((dl / 1e-4).max(dm / 1e-5), format!("WebGPU forward in {ms:.0} ms: largest |GPU − CPU| logits {dl:.1e} (tolerance 1e-4), layer {layer} head {head} map {dm:.1e} (1e-5)."))
                 }
                 Err(e) => (f32::INFINITY, format!("WebGPU forward failed: {e}")),
