@@ -2,12 +2,14 @@
 # Trains the three shipped models (fixed seeds), then evaluates them and updates the
 # model cards, www/models/eval.json and the README's results table.
 # About 15 minutes on 2 cores; the result is committed, so nobody needs to rerun it.
+# Each model: a copy warm-up of WARMUP steps, then STEPS retrieval steps (batch 32).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
-STEPS=${STEPS:-2500}
+WARMUP=${WARMUP:-3000}
+STEPS=${STEPS:-2000}
 cargo build --release --locked -p difflens-trainer
 for kind in baseline diff_v1 diff_v2; do
-  ./target/release/difflens-trainer train --kind "$kind" --steps "$STEPS" --seed 1 --out www/models
+  ./target/release/difflens-trainer train --kind "$kind" --warmup "$WARMUP" --steps "$STEPS" --seed 1 --out www/models
 done
 ./target/release/difflens-trainer eval --models www/models --readme README.md

@@ -13,6 +13,8 @@ pub struct CheckpointEntry {
     pub file: String,
     pub step: usize,
     pub fraction: f64,
+    #[serde(default)]
+    pub label: String,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -23,6 +25,9 @@ pub struct ModelCard {
     pub command: String,
     pub seed: u64,
     pub commit: String,
+    /// Copy warm-up steps, then `steps` retrieval steps.
+    #[serde(default)]
+    pub warmup_steps: usize,
     pub steps: usize,
     pub batch: usize,
     pub lr: f64,
@@ -70,7 +75,7 @@ pub fn write_training(out: &Path, opts: &TrainOptions, report: &TrainReport, com
     for c in &report.checkpoints {
         let file = format!("step-{:05}.safetensors", c.step);
         std::fs::write(dir.join(&file), c.weights.to_bytes_f16())?;
-        checkpoints.push(CheckpointEntry { file, step: c.step, fraction: c.fraction });
+        checkpoints.push(CheckpointEntry { file, step: c.step, fraction: c.fraction, label: c.label.clone() });
     }
     let parameters = report.checkpoints[0].weights.names().map(|n| report.checkpoints[0].weights.get(n).unwrap().data.len() as u64).sum();
     let card = ModelCard {
@@ -80,6 +85,7 @@ pub fn write_training(out: &Path, opts: &TrainOptions, report: &TrainReport, com
         command: command.into(),
         seed: opts.seed,
         commit: commit(),
+        warmup_steps: opts.warmup,
         steps: opts.steps,
         batch: opts.batch,
         lr: opts.lr,

@@ -8,3 +8,4 @@ pub mod configs;
 pub mod eval;
 pub mod model;
 pub mod train;
+pub mod warmup;

@@ -1,7 +1,7 @@
 //! `difflens-trainer`: trains DiffLens's tiny retrieval models and evaluates them.
 //!
 //! ```text
-//! difflens-trainer train --kind diff_v1 --steps 1500 --seed 1 --out www/models
+//! difflens-trainer train --kind diff_v1 --warmup 3000 --steps 2000 --seed 1 --out www/models
 //! difflens-trainer eval --models www/models --readme README.md
 //! ```
 
@@ -23,11 +23,15 @@ enum Command {
     Train {
         #[arg(long, value_parser = parse_kind)]
         kind: AttentionKind,
-        #[arg(long, default_value_t = 1500)]
+        /// Copy warm-up steps (repeated word sequences) before retrieval.
+        #[arg(long, default_value_t = 3000)]
+        warmup: usize,
+        /// Retrieval steps after the warm-up.
+        #[arg(long, default_value_t = 2000)]
         steps: usize,
         #[arg(long, default_value_t = 32)]
         batch: usize,
-        #[arg(long, default_value_t = 3e-3)]
+        #[arg(long, default_value_t = 1e-3)]
         lr: f64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -53,10 +57,10 @@ fn parse_kind(s: &str) -> Result<AttentionKind, String> {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     match Cli::parse().command {
-        Command::Train { kind, steps, batch, lr, seed, out } => {
-            let opts = train::TrainOptions { kind, steps, batch, lr, seed, log_every: 50 };
+        Command::Train { kind, warmup, steps, batch, lr, seed, out } => {
+            let opts = train::TrainOptions { kind, warmup, steps, batch, lr, seed, log_every: 50 };
             let (_, report) = train::train(&opts)?;
-            let command = format!("cargo run --release -p difflens-trainer -- train --kind {} --steps {steps} --batch {batch} --lr {lr} --seed {seed}", configs::kind_name(kind));
+            let command = format!("cargo run --release -p difflens-trainer -- train --kind {} --warmup {warmup} --steps {steps} --batch {batch} --lr {lr} --seed {seed}", configs::kind_name(kind));
             card::write_training(&out, &opts, &report, &command)?;
         }
         Command::Eval { models, readme, prompts } => {

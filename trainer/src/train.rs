@@ -1,9 +1,11 @@
-//! The training loop: AdamW on the answer tokens' cross-entropy, linear warm-up then
-//! cosine decay, checkpoints at fixed fractions of the run.
+//! The training loop: AdamW on the answer tokens' cross-entropy; first the copy warm-up
+//! (`warmup.rs`), then retrieval prompts; a linear learning-rate ramp, then a constant
+//! rate; checkpoints at the points of the run worth comparing in the page.
 
 use crate::batch::make_batch;
 use crate::configs::{model_config, train_spec};
 use crate::model::CandleModel;
+use crate::warmup::copy_prompt;
 use candle_core::{Device, Result};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use difflens::core::config::AttentionKind;
@@ -12,11 +14,14 @@ use difflens::core::model::Model;
 use difflens::core::retrieval::{generate, VOCAB_SIZE};
 use std::time::Instant;
 
-/// The fractions of training at which checkpoints are written (0 = the initial weights).
-pub const CHECKPOINTS: [f64; 5] = [0.0, 0.05, 0.2, 0.5, 1.0];
+/// Steps of the learning-rate ramp at the start.
+const RAMP: usize = 200;
 
 pub struct TrainOptions {
     pub kind: AttentionKind,
+    /// Copy warm-up steps, before any retrieval prompt.
+    pub warmup: usize,
+    /// Retrieval steps, after the warm-up.
     pub steps: usize,
     pub batch: usize,
     pub lr: f64,
@@ -27,6 +32,8 @@ pub struct TrainOptions {
 pub struct Checkpoint {
     pub step: usize,
     pub fraction: f64,
+    /// What the page's training slider says at this checkpoint.
+    pub label: String,
     pub weights: difflens::core::weights::TensorStore,
 }
 
@@ -38,12 +45,24 @@ pub struct TrainReport {
 }
 
 fn learning_rate(opts: &TrainOptions, step: usize) -> f64 {
-    let warmup = (opts.steps / 20).max(1);
-    if step < warmup {
-        return opts.lr * (step + 1) as f64 / warmup as f64;
-    }
-    let progress = (step - warmup) as f64 / (opts.steps - warmup).max(1) as f64;
-    opts.lr * (0.1 + 0.9 * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos()))
+    let ramp = RAMP.min((opts.warmup + opts.steps) / 20).max(1);
+    opts.lr * ((step + 1) as f64 / ramp as f64).min(1.0)
+}
+
+/// Five checkpoints: untrained, half-way through the copy warm-up, at its end (the copy
+/// circuit formed, no retrieval seen yet), a fifth into retrieval, and the end.
+pub fn checkpoint_plan(warmup: usize, steps: usize) -> Vec<(usize, String)> {
+    vec![
+        (0, "untrained".to_string()),
+        (warmup / 2, "copy warm-up, half-way".to_string()),
+        (warmup, "after the copy warm-up".to_string()),
+        (warmup + steps / 5, "retrieval, 20%".to_string()),
+        (warmup + steps, "fully trained".to_string()),
+    ]
+}
+
+fn sample_copies(rng: &mut impl rand::Rng, count: usize) -> Vec<difflens::core::retrieval::Prompt> {
+    (0..count).map(|_| copy_prompt(rng)).collect()
 }
 
 fn sample_prompts(rng: &mut impl rand::Rng, count: usize) -> Vec<difflens::core::retrieval::Prompt> {
@@ -63,24 +82,25 @@ pub fn train(opts: &TrainOptions) -> Result<(CandleModel, TrainReport)> {
     let model = CandleModel::from_store(&init.to_store(), config)?;
     let mut optimizer = AdamW::new(model.all_vars(), ParamsAdamW { lr: opts.lr, weight_decay: 0.0, ..Default::default() })?;
     let mut rng = seeded(opts.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0xda7a);
-    let checkpoint_steps: Vec<usize> = CHECKPOINTS.iter().map(|f| (f * opts.steps as f64).round() as usize).collect();
+    let total = opts.warmup + opts.steps;
+    let mut plan = checkpoint_plan(opts.warmup, opts.steps).into_iter().peekable();
     let mut report = TrainReport { losses: vec![], seconds: 0.0, checkpoints: vec![] };
     let started = Instant::now();
-    for step in 0..=opts.steps {
-        if let Some(k) = checkpoint_steps.iter().position(|&s| s == step) {
-            report.checkpoints.push(Checkpoint { step, fraction: CHECKPOINTS[k], weights: model.to_store()? });
+    for step in 0..=total {
+        while let Some((_, label)) = plan.next_if(|(s, _)| *s == step) {
+            report.checkpoints.push(Checkpoint { step, fraction: step as f64 / total.max(1) as f64, label, weights: model.to_store()? });
         }
-        if step == opts.steps {
+        if step == total {
             break;
         }
-        let prompts = sample_prompts(&mut rng, opts.batch);
+        let prompts = if step < opts.warmup { sample_copies(&mut rng, opts.batch) } else { sample_prompts(&mut rng, opts.batch) };
         let batch = make_batch(&prompts, &device)?;
         let logits = model.forward(&batch.tokens)?.reshape((opts.batch * batch.t, VOCAB_SIZE))?;
         let picked = logits.index_select(&batch.answer_index, 0)?;
         let loss = candle_nn::loss::cross_entropy(&picked, &batch.answers)?;
         optimizer.set_learning_rate(learning_rate(opts, step));
         optimizer.backward_step(&loss)?;
-        if step % opts.log_every == 0 || step + 1 == opts.steps {
+        if step % opts.log_every == 0 || step + 1 == total {
             let l = loss.to_scalar::<f32>()?;
             report.losses.push((step, l));
             eprintln!("[{:?}] step {step:5} loss {l:.4} ({:.0} s)", opts.kind, started.elapsed().as_secs_f64());
