@@ -6,8 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
-WARMUP=${WARMUP:-3000}
-STEPS=${STEPS:-2000}
+WARMUP=${WARMUP:-2500}
+STEPS=${STEPS:-700}
 cargo build --release --locked -p difflens-trainer
 for kind in baseline diff_v1 diff_v2; do
   ./target/release/difflens-trainer train --kind "$kind" --warmup "$WARMUP" --steps "$STEPS" --seed 1 --out www/models

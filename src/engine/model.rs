@@ -15,6 +15,21 @@ pub struct CheckpointInfo {
     pub file: String,
     pub step: usize,
     pub fraction: f64,
+    /// Where in the run this is ("after the copy warm-up"); older cards have none.
+    #[serde(default)]
+    pub label: String,
+}
+
+impl CheckpointInfo {
+    /// The training slider's reading: the label and the step, or the fraction of the run.
+    pub fn describe(&self) -> String {
+        let percent = (self.fraction * 100.0).round();
+        if self.label.is_empty() {
+            format!("{percent}% (step {})", self.step)
+        } else {
+            format!("{}: step {} ({percent}%)", self.label, self.step)
+        }
+    }
 }
 
 /// The part of a model card (`www/models/<kind>/card.json`) the page uses.
@@ -89,4 +104,20 @@ pub fn explain(model: &Model, state: &ModelState) -> Result<Explained, String> {
         })
         .collect();
     Ok(Explained { prompt, output, predictions })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_training_slider_reads_the_cards_labels() {
+        let labelled = CheckpointInfo { file: "step-03000.safetensors".into(), step: 3000, fraction: 0.6, label: "after the copy warm-up".into() };
+        assert_eq!(labelled.describe(), "after the copy warm-up: step 3000 (60%)");
+        let card = CardInfo::parse(r#"{"name": "old", "config": {"vocab_size": 76, "dim": 64, "n_layers": 1, "n_heads": 4}, "parameters": 1, "training_seconds": 1.0,
+            "checkpoints": [{"file": "a", "step": 125, "fraction": 0.05}]}"#)
+        .unwrap();
+        assert_eq!(card.checkpoints[0].describe(), "5% (step 125)");
+        assert!(CardInfo::parse(r#"{"name": "x", "config": {"vocab_size": 76, "dim": 64, "n_layers": 1, "n_heads": 4}, "parameters": 1, "training_seconds": 1.0, "checkpoints": []}"#).is_err());
+    }
 }

@@ -1,7 +1,7 @@
 //! `difflens-trainer`: trains DiffLens's tiny retrieval models and evaluates them.
 //!
 //! ```text
-//! difflens-trainer train --kind diff_v1 --warmup 3000 --steps 2000 --seed 1 --out www/models
+//! difflens-trainer train --kind diff_v1 --warmup 2500 --steps 700 --seed 1 --out www/models
 //! difflens-trainer eval --models www/models --readme README.md
 //! ```
 
@@ -24,10 +24,10 @@ enum Command {
         #[arg(long, value_parser = parse_kind)]
         kind: AttentionKind,
         /// Copy warm-up steps (repeated word sequences) before retrieval.
-        #[arg(long, default_value_t = 3000)]
+        #[arg(long, default_value_t = 2500)]
         warmup: usize,
         /// Retrieval steps after the warm-up.
-        #[arg(long, default_value_t = 2000)]
+        #[arg(long, default_value_t = 700)]
         steps: usize,
         #[arg(long, default_value_t = 32)]
         batch: usize,

@@ -14,7 +14,7 @@ use crate::gpu::model::GpuModel;
 use crate::core::attention::LambdaTrace;
 use crate::core::model::Model;
 use crate::core::retrieval::word;
-use crate::engine::model::{explain, load_checkpoint, CardInfo, Explained};
+use crate::engine::model::{explain, load_checkpoint, CardInfo, CheckpointInfo, Explained};
 use crate::state::model_state::{ModelState, CONTEXTS, KINDS};
 use crate::viz::colormap::{Contrast, Scale};
 use leptos::prelude::*;
@@ -71,6 +71,12 @@ pub fn ModelPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl Int
     let status = RwSignal::new(Status::Loading("model".into()));
     let loaded = RwSignal::new(None::<(String, usize)>);
     let which = Memo::new(move |_| state.with(|s| (s.kind.clone(), s.checkpoint)));
+    // The card names its checkpoints; until it has arrived, say which one of five.
+    let checkpoint_label = Signal::derive(move || {
+        let (kind, i) = which.get();
+        loaded.track();
+        cards.with_value(|c| c.get(&kind).and_then(|card| card.checkpoints.get(i)).map(CheckpointInfo::describe)).unwrap_or_else(|| format!("checkpoint {} of 5", i + 1))
+    });
 
     // Fetch the card and the checkpoint (each once) when the model or checkpoint changes.
     Effect::new(move |_| {
@@ -190,7 +196,7 @@ pub fn ModelPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl Int
             <Show when=move || !notices.with(|n| n.is_empty())>
                 <div class="notice" id="link-notices" role="status">{move || notices.get().join("; ")}<button on:click=move |_| notices.set(vec![])>"Dismiss"</button></div>
             </Show>
-            <ModelControls state />
+            <ModelControls state checkpoint_label />
             <p class="axis-note" id="model-status" role="status">{move || match status.get() {
                 Status::Loading(what) => format!("Loading {what}…"),
                 Status::Ready => "Computed on the CPU core (WebAssembly); the WebGPU forward pass is checked against it in the tests.".to_string(),
@@ -264,7 +270,7 @@ fn GpuCheck(
 }
 
 #[component]
-fn ModelControls(state: RwSignal<ModelState>) -> impl IntoView {
+fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signal<String>) -> impl IntoView {
     let set = move |f: Box<dyn Fn(&mut ModelState, String)>| move |ev: leptos::ev::Event| { let v = event_target_value(&ev); state.update(|s| f(s, v)) };
     let options = |values: Vec<(String, String)>, selected: Box<dyn Fn() -> String + Send + Sync>| {
         let selected = Arc::new(selected);
@@ -276,7 +282,7 @@ fn ModelControls(state: RwSignal<ModelState>) -> impl IntoView {
                 <select id="model-kind" on:change=set(Box::new(|s, v| s.kind = v))>
                     {options(KINDS.iter().map(|k| (k.to_string(), kind_title(k).to_string())).collect(), Box::new(move || state.with(|s| s.kind.clone())))}
                 </select></div>
-            <div class="control"><label for="ckpt"><span>"Training progress"</span><span class="value">{move || ["0% (untrained)", "5%", "20%", "50%", "100%"][state.with(|s| s.checkpoint).min(4)]}</span></label>
+            <div class="control"><label for="ckpt"><span>"Training progress"</span><span class="value">{move || checkpoint_label.get()}</span></label>
                 <input type="range" id="ckpt" min="0" max="4" step="1" prop:value=move || state.with(|s| s.checkpoint).to_string()
                     on:input=set(Box::new(|s, v| s.checkpoint = v.parse().unwrap_or(4)))/></div>
             <div class="control"><label for="needles"><span>"Needles N"</span><span class="value">{move || state.with(|s| s.needles)}</span></label>
