@@ -114,10 +114,10 @@ mod tests {
     fn the_training_slider_reads_the_cards_labels() {
         let labelled = CheckpointInfo { file: "step-03000.safetensors".into(), step: 3000, fraction: 0.6, label: "after the copy warm-up".into() };
         assert_eq!(labelled.describe(), "after the copy warm-up: step 3000 (60%)");
-        let card = CardInfo::parse(r#"{"name": "old", "config": {"vocab_size": 76, "dim": 64, "n_layers": 1, "n_heads": 4}, "parameters": 1, "training_seconds": 1.0,
+        let card = CardInfo::parse(r#"{"name": "old", "config": {"attention": "baseline", "vocab_size": 76, "dim": 64, "n_layers": 1, "n_heads": 4, "ffn_hidden": 172}, "parameters": 1, "training_seconds": 1.0,
             "checkpoints": [{"file": "a", "step": 125, "fraction": 0.05}]}"#)
         .unwrap();
         assert_eq!(card.checkpoints[0].describe(), "5% (step 125)");
-        assert!(CardInfo::parse(r#"{"name": "x", "config": {"vocab_size": 76, "dim": 64, "n_layers": 1, "n_heads": 4}, "parameters": 1, "training_seconds": 1.0, "checkpoints": []}"#).is_err());
+        assert!(CardInfo::parse(r#"{"name": "x", "config": {"attention": "baseline", "vocab_size": 76, "dim": 64, "n_layers": 1, "n_heads": 4, "ffn_hidden": 172}, "parameters": 1, "training_seconds": 1.0, "checkpoints": []}"#).is_err());
     }
 }

@@ -13,6 +13,9 @@ test('model explorer', async () => {
     await ready(page);
     assert.equal(await page.locator('#predictions li').count(), 2, 'one line per query');
     assert.match(await page.textContent('#predictions'), /Query 1: predicts \d+ \(\d+%\), the answer is \d+/);
+    // The trained model retrieves: both queries of this four-needle prompt answered right.
+    assert.equal(await page.locator('#predictions li[data-right="true"]').count(), 2, await page.textContent('#predictions'));
+    assert.match(await page.textContent('label[for=ckpt]'), /fully trained: step \d+ \(100%\)/);
     assert.match(await page.textContent('#lambda-note'), /λ of layer 2: -?\d\.\d{3}/);
     const t = await page.evaluate(() => document.querySelector('#model-diff canvas.map').width);
     assert.equal(t, 1 + 64 + 8, 'one pixel per token: <bos>, 64 context tokens, two queries');
@@ -30,6 +33,7 @@ test('model explorer', async () => {
     await page.evaluate(() => { const el = document.getElementById('ckpt'); el.value = '0'; el.dispatchEvent(new Event('input', { bubbles: true })); });
     await page.waitForFunction((before) => document.querySelector('#predictions')?.textContent !== before, trained);
     assert.match(page.url(), /ckpt=0/);
+    assert.match(await page.textContent('label[for=ckpt]'), /untrained: step 0 \(0%\)/);
 
     // Every model loads, the baseline has no A2.
     for (const kind of ['diff_v2', 'baseline']) {
@@ -38,6 +42,13 @@ test('model explorer', async () => {
       await ready(page);
     }
     assert.equal(await page.locator('#model-a2').count(), 0, 'the baseline has one map per head');
+
+    // A fresh visit opens on DIFF V2's needle-finding head: the "→" row peaks on the needle.
+    const fresh = await b.open('#/model');
+    await ready(fresh);
+    assert.match(fresh.url(), /model=diff_v2.*layer=2&head=2/);
+    assert.equal(await fresh.locator('#predictions li[data-right="true"]').count(), 1, await fresh.textContent('#predictions'));
+    await fresh.screenshot({ path: artifact('model-diff_v2.png'), fullPage: true });
 
     // A link full of garbage is clamped and reported.
     const bad = await b.open('#/model?model=gpt&ckpt=9&ctx=100&zzz=1');

@@ -71,6 +71,13 @@ pub fn write_training(out: &Path, opts: &TrainOptions, report: &TrainReport, com
     std::fs::create_dir_all(&dir)?;
     let config = crate::configs::model_config(opts.kind);
     std::fs::write(dir.join("config.json"), serde_json::to_string_pretty(&config)? + "\n")?;
+    // Checkpoints of an earlier schedule would be shipped without a card entry.
+    for entry in std::fs::read_dir(&dir)? {
+        let path = entry?.path();
+        if path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("step-") && n.ends_with(".safetensors")) {
+            std::fs::remove_file(path)?;
+        }
+    }
     let mut checkpoints = vec![];
     for c in &report.checkpoints {
         let file = format!("step-{:05}.safetensors", c.step);

@@ -40,6 +40,18 @@ pub struct DepthRow {
     pub noise: f64,
 }
 
+/// One layer's net attention weights at the answering position, all depths pooled.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct LayerRow {
+    pub layer: usize,
+    /// Averaged over the layer's heads.
+    pub answer: f64,
+    pub noise: f64,
+    /// The head with the most weight on the answer span, and that weight.
+    pub top_head: usize,
+    pub top_head_answer: f64,
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ModelEval {
     pub name: String,
@@ -49,6 +61,8 @@ pub struct ModelEval {
     /// Mean over the N × R cells at the training length: what the CI test re-checks.
     pub accuracy_at_training_length: f64,
     pub attention_by_depth: Vec<DepthRow>,
+    #[serde(default)]
+    pub attention_by_layer: Vec<LayerRow>,
     pub attention_logits: OutlierStats,
     pub hidden_top1: f32,
     pub hidden_median: f32,
@@ -92,27 +106,48 @@ pub fn training_length_accuracy(model: &Model, count: usize, quant_bits: Option<
     cells.iter().sum::<f64>() / cells.len() as f64
 }
 
-fn attention_by_depth(model: &Model, count: usize) -> Vec<DepthRow> {
+/// Table 3 by depth (averaged over heads and layers, as the paper does) and the same
+/// weights per layer, all depths pooled: the average hides which layer does the matching.
+fn attention_by_depth(model: &Model, count: usize) -> (Vec<DepthRow>, Vec<LayerRow>) {
     let opts = ForwardOptions { maps: MapRequest::All, ..Default::default() };
-    DEPTHS
+    let (layers, heads) = (model.config.n_layers, model.blocks.first().map_or(0, |b| b.attn.n_heads()));
+    // [layer][head] = (answer, noise) summed over every prompt of every depth.
+    let mut per_head = vec![vec![(0.0f64, 0.0f64); heads]; layers];
+    let mut prompts_seen = 0usize;
+    let by_depth = DEPTHS
         .iter()
         .map(|&depth| {
             let (mut answer, mut noise, mut rows) = (0.0, 0.0, 0usize);
             for p in prompts(TRAIN_CONTEXT, 4, 1, Some(depth), count) {
                 let out = model.forward(&p.tokens, &opts).unwrap();
                 let (pos, span) = (p.answer_positions[0], &p.answer_spans[0]);
-                for layer in &out.layers {
-                    for m in &layer.maps {
+                for (l, layer) in out.layers.iter().enumerate() {
+                    for (h, m) in layer.maps.iter().enumerate() {
                         let row = m.combined().row(pos);
-                        answer += span.clone().map(|j| row[j] as f64).sum::<f64>();
-                        noise += p.context.clone().filter(|j| !span.contains(j)).map(|j| row[j] as f64).sum::<f64>();
+                        let a = span.clone().map(|j| row[j] as f64).sum::<f64>();
+                        let n = p.context.clone().filter(|j| !span.contains(j)).map(|j| row[j] as f64).sum::<f64>();
+                        answer += a;
+                        noise += n;
+                        per_head[l][h].0 += a;
+                        per_head[l][h].1 += n;
                         rows += 1;
                     }
                 }
+                prompts_seen += 1;
             }
             DepthRow { depth, answer: answer / rows as f64, noise: noise / rows as f64 }
         })
-        .collect()
+        .collect();
+    let by_layer = per_head
+        .iter()
+        .enumerate()
+        .map(|(layer, hs)| {
+            let mean = |f: fn(&(f64, f64)) -> f64| hs.iter().map(f).sum::<f64>() / (hs.len() * prompts_seen).max(1) as f64;
+            let (top_head, top) = hs.iter().enumerate().max_by(|a, b| a.1 .0.total_cmp(&b.1 .0)).map(|(h, w)| (h, w.0 / prompts_seen.max(1) as f64)).unwrap_or((0, 0.0));
+            LayerRow { layer, answer: mean(|w| w.0), noise: mean(|w| w.1), top_head, top_head_answer: top }
+        })
+        .collect();
+    (by_depth, by_layer)
 }
 
 /// Table 5: scaled pre-softmax logits of every head and branch (visible entries only),
@@ -152,13 +187,15 @@ pub fn evaluate(dir: &Path, count: usize) -> Result<ModelEval, Box<dyn std::erro
     let accuracy_at_training_length = at_train.iter().sum::<f64>() / at_train.len() as f64;
     let quantized = [8u32, 6, 4].iter().map(|&b| (b, training_length_accuracy(&model, count, Some(b)))).collect();
     let (attention_logits, hidden_top1, hidden_median) = magnitudes(&model, 20);
+    let (attention_by_depth, attention_by_layer) = attention_by_depth(&model, count);
     Ok(ModelEval {
         name: card.name.clone(),
         parameters: card.parameters,
         training_seconds: card.training_seconds,
         accuracy: accuracy_cells,
         accuracy_at_training_length,
-        attention_by_depth: attention_by_depth(&model, count),
+        attention_by_depth,
+        attention_by_layer,
         attention_logits,
         hidden_top1,
         hidden_median,
@@ -188,6 +225,12 @@ fn markdown(results: &[ModelEval]) -> String {
     for (k, d) in results[0].attention_by_depth.iter().enumerate() {
         let cells: Vec<String> = results.iter().map(|r| format!("{:.3} | {:.3}", r.attention_by_depth[k].answer, r.attention_by_depth[k].noise)).collect();
         s += &format!("| {:.0}% | {} |\n", d.depth * 100.0, cells.join(" | "));
+    }
+    s += "\nThe same weights per layer (all five depths pooled, averaged over the layer's heads; in brackets the head with the most weight on the answer span, and that weight):\n\n";
+    s += &format!("| layer | {} |\n|---|{}\n", names.iter().map(|n| format!("{n} answer | {n} noise")).collect::<Vec<_>>().join(" | "), "---|---|".repeat(names.len()));
+    for (k, l) in results[0].attention_by_layer.iter().enumerate() {
+        let cells: Vec<String> = results.iter().filter_map(|r| r.attention_by_layer.get(k)).map(|w| format!("{:.3} (head {}: {:.2}) | {:.3}", w.answer, w.top_head, w.top_head_answer, w.noise)).collect();
+        s += &format!("| {} | {} |\n", l.layer, cells.join(" | "));
     }
     s += "\nLargest attention logits and hidden states (Table 5 style) and accuracy with absmax-quantised attention logits at the training length (Figure 8 style):\n\n";
     s += "| model | params | training | logits top-1 / top-10 / median | hidden top-1 / median | accuracy f32 / 8 / 6 / 4 bit |\n|---|---|---|---|---|---|\n";

@@ -58,6 +58,10 @@ fn shipped_checkpoints_match_their_cards() {
         for c in &card.checkpoints {
             assert!(dir.join(&c.file).exists(), "{kind}: checkpoint {} is missing", c.file);
         }
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            assert!(!name.ends_with(".safetensors") || card.checkpoints.iter().any(|c| c.file == name), "{kind}: {name} is shipped but not in the card");
+        }
         checked += 1;
     }
     assert_eq!(checked, 3);
