@@ -4,7 +4,8 @@
 //! - attention to the answer span and to the noise context by answer depth (the paper's
 //!   Table 3, measured the same way: the row of the position that predicts the answer,
 //!   in the map that multiplies V — A1 − λ·A2 for DIFF — summed over the needle's
-//!   tokens and over the rest of the context, averaged over heads, layers and prompts);
+//!   tokens and over the rest of the context, averaged over heads, layers and prompts),
+//!   and the same per layer, to show which layer finds the needle;
 //! - the largest attention logits and hidden-state values (Table 5 style);
 //! - accuracy with attention logits absmax-quantised to 8, 6 and 4 bits (Figure 8).
 
@@ -108,7 +109,7 @@ pub fn training_length_accuracy(model: &Model, count: usize, quant_bits: Option<
 
 /// Table 3 by depth (averaged over heads and layers, as the paper does) and the same
 /// weights per layer, all depths pooled: the average hides which layer does the matching.
-fn attention_by_depth(model: &Model, count: usize) -> (Vec<DepthRow>, Vec<LayerRow>) {
+fn attention_weights(model: &Model, count: usize) -> (Vec<DepthRow>, Vec<LayerRow>) {
     let opts = ForwardOptions { maps: MapRequest::All, ..Default::default() };
     let (layers, heads) = (model.config.n_layers, model.blocks.first().map_or(0, |b| b.attn.n_heads()));
     // [layer][head] = (answer, noise) summed over every prompt of every depth.
@@ -187,7 +188,7 @@ pub fn evaluate(dir: &Path, count: usize) -> Result<ModelEval, Box<dyn std::erro
     let accuracy_at_training_length = at_train.iter().sum::<f64>() / at_train.len() as f64;
     let quantized = [8u32, 6, 4].iter().map(|&b| (b, training_length_accuracy(&model, count, Some(b)))).collect();
     let (attention_logits, hidden_top1, hidden_median) = magnitudes(&model, 20);
-    let (attention_by_depth, attention_by_layer) = attention_by_depth(&model, count);
+    let (attention_by_depth, attention_by_layer) = attention_weights(&model, count);
     Ok(ModelEval {
         name: card.name.clone(),
         parameters: card.parameters,
