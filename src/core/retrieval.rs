@@ -23,7 +23,10 @@ pub const IS: u32 = 2;
 pub const DOT: u32 = 3;
 pub const QUERY: u32 = 4;
 pub const ARROW: u32 = 5;
-const KEY0: u32 = SPECIALS.len() as u32;
+/// The first token id that is a word (keys, then values, then filler; the markers come
+/// before it).
+pub const FIRST_WORD: u32 = SPECIALS.len() as u32;
+const KEY0: u32 = FIRST_WORD;
 const VALUE0: u32 = KEY0 + KEYS.len() as u32;
 const FILLER0: u32 = VALUE0 + N_VALUES as u32;
 

@@ -9,7 +9,7 @@
 //! but give a target on every repeated word instead of one or two per prompt, so it
 //! forms in about 1 500 steps; retrieval then learns in a few hundred.
 
-use difflens::core::retrieval::{Prompt, VOCAB_SIZE};
+use difflens::core::retrieval::{Prompt, FIRST_WORD, VOCAB_SIZE};
 use rand::Rng;
 
 /// Words in the repeated segment.
@@ -18,8 +18,6 @@ pub const SEGMENT: usize = 8;
 /// distance between the copies changes from prompt to prompt and position alone cannot
 /// solve the task.
 pub const SPREAD: usize = 16;
-/// The first token id that is a word (keys, values and filler; not the markers).
-const FIRST_WORD: u32 = 6;
 
 /// `<bos>`, a random prefix, the segment, random words, the segment again. The answers
 /// are the segment's words 2…8, predicted at the repeat's words 1…7.
