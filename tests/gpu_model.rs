@@ -82,3 +82,18 @@ fn a_longer_prompt_spanning_several_tiles_matches() {
     let tokens: Vec<u32> = (0..70).map(|i| (i * 7 % 29) as u32).collect();
     check(config("diff_v1", 2, 2, true, true, true), &tokens, 9);
 }
+
+/// A token id outside the vocabulary is an error on the GPU path, as on the CPU path,
+/// never a panic (the embedding row used to be read before the id was checked).
+#[test]
+fn a_token_outside_the_vocabulary_is_an_error_not_a_panic() {
+    let ctx = ctx();
+    let cfg = config("diff_v2", 4, 4, true, true, false);
+    let model = Model::random(cfg.clone(), 3).unwrap();
+    let gpu = GpuModel::new(&ctx, &model);
+    for bad in [29u32, 1000, u32::MAX] {
+        let err = pollster::block_on(gpu.forward(&ctx, &[1, 2, bad], &MapRequest::None)).expect_err("an id past the vocabulary must be refused");
+        assert!(err.contains(&format!("token id {bad} is outside the vocabulary (29)")), "{err}");
+    }
+    assert!(model.forward(&[1, 2, 29], &ForwardOptions::default()).is_err(), "the CPU path refuses it too");
+}

@@ -61,6 +61,11 @@ pub struct PromptSpec {
     /// Depth (0 = start of the context, 1 = end) of the first queried needle; others are
     /// placed at random. `None`: all random.
     pub target_depth: Option<f32>,
+    /// Every needle gets its own value (the page's prompts, so a reader can tell which
+    /// needle a prediction came from). Off for training and evaluation, whose prompts
+    /// drew values independently when the shipped models were made.
+    #[serde(default)]
+    pub distinct_values: bool,
 }
 
 /// A generated prompt with everything the metrics need.
@@ -85,7 +90,11 @@ pub fn generate(rng: &mut impl Rng, spec: &PromptSpec) -> Prompt {
     let r = spec.n_queries.clamp(1, n);
     let filler_len = spec.context_len.saturating_sub(4 * n);
     let keys = sample(rng, KEYS.len(), n).into_vec();
-    let values: Vec<u32> = (0..n).map(|_| VALUE0 + rng.random_range(0..N_VALUES as u32)).collect();
+    let values: Vec<u32> = if spec.distinct_values {
+        sample(rng, N_VALUES, n).into_iter().map(|v| VALUE0 + v as u32).collect()
+    } else {
+        (0..n).map(|_| VALUE0 + rng.random_range(0..N_VALUES as u32)).collect()
+    };
     // Insertion points among the filler words (needle i goes before filler word slot[i]).
     let mut slots: Vec<usize> = (0..n).map(|_| rng.random_range(0..=filler_len)).collect();
     if let Some(depth) = spec.target_depth {
@@ -137,7 +146,7 @@ mod tests {
     fn prompts_hold_their_needles_and_answers() {
         let mut rng = seeded(3);
         for (n, r, depth) in [(1, 1, Some(0.0)), (4, 2, Some(0.5)), (6, 2, Some(1.0)), (2, 2, None)] {
-            let p = generate(&mut rng, &PromptSpec { context_len: 64, n_needles: n, n_queries: r, target_depth: depth });
+            let p = generate(&mut rng, &PromptSpec { context_len: 64, n_needles: n, n_queries: r, target_depth: depth, distinct_values: false });
             assert_eq!(p.context.len(), 64);
             assert_eq!(p.tokens.len(), 1 + 64 + 4 * r);
             assert_eq!(p.answers.len(), r);
@@ -161,8 +170,25 @@ mod tests {
 
     #[test]
     fn the_generator_is_seeded() {
-        let spec = PromptSpec { context_len: 32, n_needles: 3, n_queries: 2, target_depth: None };
+        let spec = PromptSpec { context_len: 32, n_needles: 3, n_queries: 2, target_depth: None, distinct_values: false };
         assert_eq!(generate(&mut seeded(9), &spec), generate(&mut seeded(9), &spec));
         assert_ne!(generate(&mut seeded(9), &spec), generate(&mut seeded(10), &spec));
+    }
+
+    #[test]
+    fn distinct_values_never_repeat_a_value() {
+        let spec = |distinct_values| PromptSpec { context_len: 64, n_needles: 6, n_queries: 2, target_depth: Some(0.5), distinct_values };
+        let values = |p: &Prompt| p.needle_spans.iter().map(|s| p.tokens[s.start + 2]).collect::<Vec<_>>();
+        let repeats = |v: &[u32]| (1..v.len()).any(|i| v[..i].contains(&v[i]));
+        let independent = (0..200).filter(|&seed| repeats(&values(&generate(&mut seeded(seed), &spec(false))))).count();
+        assert!(independent > 0, "six values out of thirty drawn independently repeat now and then");
+        for seed in 0..200 {
+            let p = generate(&mut seeded(seed), &spec(true));
+            assert!(!repeats(&values(&p)), "seed {seed}: {:?}", values(&p));
+            for (k, &pos) in p.answer_positions.iter().enumerate() {
+                assert_eq!(p.tokens[pos + 1], p.answers[k]);
+                assert_eq!(p.tokens[p.answer_spans[k].start + 2], p.answers[k]);
+            }
+        }
     }
 }

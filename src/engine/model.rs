@@ -9,6 +9,7 @@ use crate::core::retrieval::{self, Prompt, PromptSpec};
 use crate::core::weights::TensorStore;
 use crate::state::model_state::ModelState;
 use serde::Deserialize;
+use std::ops::Range;
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 pub struct CheckpointInfo {
@@ -60,10 +61,51 @@ pub fn load_checkpoint(config: &ModelConfig, bytes: &[u8]) -> Result<Model, Stri
     Model::load(config.clone(), &store).map_err(|e| e.to_string())
 }
 
-/// The prompt a state describes (seeded: the same link, the same prompt).
+/// The prompt a state describes (seeded: the same link, the same prompt). Needles get
+/// distinct values, so the value a model predicts names the needle it read.
 pub fn prompt_for(state: &ModelState) -> Prompt {
-    let spec = PromptSpec { context_len: state.context, n_needles: state.needles, n_queries: state.queries, target_depth: state.depth.map(|d| d as f32 / 100.0) };
+    let spec = PromptSpec { context_len: state.context, n_needles: state.needles, n_queries: state.queries, target_depth: state.depth.map(|d| d as f32 / 100.0), distinct_values: true };
     retrieval::generate(&mut seeded(state.seed), &spec)
+}
+
+/// Where one row of a head's map (the map that multiplies V) puts its weight: the
+/// numbers the row chart's caption states, so the caption is true for every head.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowSummary {
+    /// The query position.
+    pub position: usize,
+    /// Net (signed) weight on the asked needle's span "KEY is VALUE .".
+    pub on_needle: f64,
+    /// Net weight on the rest of the context (the other needles and the filler).
+    pub on_rest: f64,
+    /// Sum of the whole row (1 for softmax, 1 − λ for a differential map).
+    pub total: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+impl RowSummary {
+    /// `row` is the query's weights over every key; `needle` and `context` are spans of
+    /// the prompt (the README's Table 3 uses the same two sums).
+    pub fn of(position: usize, row: &[f32], needle: &Range<usize>, context: &Range<usize>) -> Self {
+        let sum = |keys: &mut dyn Iterator<Item = usize>| keys.filter_map(|j| row.get(j)).map(|&w| w as f64).sum::<f64>();
+        let on_needle = sum(&mut needle.clone());
+        let on_rest = sum(&mut context.clone().filter(|j| !needle.contains(j)));
+        let (min, max) = row.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &w| (lo.min(w as f64), hi.max(w as f64)));
+        let total = row.iter().map(|&w| w as f64).sum();
+        Self { position, on_needle, on_rest, total, min, max }
+    }
+
+    /// The caption under the row chart: what this row does, in numbers.
+    pub fn caption(&self, differential: bool) -> String {
+        let signed = |v: f64| format!("{v:+.2}").replace('-', "−");
+        let mut text = format!("This row puts a net weight of {} on the asked needle and {} on the rest of the context.", signed(self.on_needle), signed(self.on_rest));
+        if differential {
+            text += &format!(" Its weights add up to {} (1 − λ, not 1)", signed(self.total));
+            text += &if self.min < 0.0 { format!(" and run from {} to {}: a negative weight subtracts that token's value.", signed(self.min), signed(self.max)) } else { ".".into() };
+        }
+        text
+    }
 }
 
 /// The model's answer to one query.
@@ -109,6 +151,21 @@ pub fn explain(model: &Model, state: &ModelState) -> Result<Explained, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_row_caption_states_what_the_row_does() {
+        // "<bos> x Bern is 16 . y ? Bern →": the needle is 2..6, the context 1..7.
+        let row = [0.0, 0.1, 0.2, 0.0, 1.0, 0.0, -0.6, 0.3, 0.0, 0.0];
+        let s = RowSummary::of(9, &row, &(2..6), &(1..7));
+        assert!((s.on_needle - 1.2).abs() < 1e-6 && (s.on_rest - (0.1 - 0.6)).abs() < 1e-6, "{s:?}");
+        assert_eq!((s.min, s.max), (-0.6000000238418579, 1.0));
+        let c = s.caption(true);
+        assert!(c.contains("net weight of +1.20 on the asked needle") && c.contains("−0.50 on the rest"), "{c}");
+        assert!(c.contains("add up to +1.00 (1 − λ, not 1) and run from −0.60 to +1.00"), "{c}");
+        assert!(!s.caption(false).contains("negative") && !s.caption(false).contains("λ"), "softmax rows have no λ or negative weights to explain");
+        let v1_layer0 = RowSummary::of(3, &[0.5, 1.5, 1.0, 0.6], &(1..2), &(0..3));
+        assert!(v1_layer0.caption(true).ends_with("add up to +3.60 (1 − λ, not 1)."), "{}", v1_layer0.caption(true));
+    }
 
     #[test]
     fn the_training_slider_reads_the_cards_labels() {

@@ -155,11 +155,10 @@ impl GpuModel {
         fits(ctx, t, v.max(f).max(e))?;
         let mut x = Vec::with_capacity(t * e);
         for &id in tokens {
-            let row = self.embed.row(id as usize);
             if id as usize >= v {
                 return Err(format!("token id {id} is outside the vocabulary ({v})"));
             }
-            x.extend(row.iter());
+            x.extend(self.embed.row(id as usize).iter());
         }
         let dev = &ctx.device;
         let h = upload(ctx, "h", &x);

@@ -2,6 +2,7 @@
 //! types, so it is tested natively. A value out of range is clamped and reported, never
 //! trusted; an unknown key is reported and ignored.
 
+pub mod arch_state;
 pub mod lab_state;
 pub mod model_state;
 pub mod query;

@@ -2,7 +2,7 @@
 
 use super::backend::{detect, Backend};
 use super::pages::{arch::ArchPage, bench::BenchPage, lab::LabPage, model::ModelPage};
-use super::route::{self, Page};
+use super::route::{Page, Router};
 use leptos::prelude::*;
 
 #[component]
@@ -12,10 +12,9 @@ pub fn App() -> impl IntoView {
         let found = detect(backend).await;
         backend.set(found);
     });
-    let route = RwSignal::new(route::current());
-    let page = Memo::new(move |_| route.with(|r| r.page));
-    let _ = window_event_listener(leptos::ev::hashchange, move |_| route.set(route::current()));
-    let unknown = move || route.with(|r| r.unknown_page.clone());
+    let router = Router::provide();
+    let page = Memo::new(move |_| router.asked.with(|r| r.page));
+    let unknown = move || router.asked.with(|r| r.unknown_page.clone());
 
     view! {
         <header class="top">
@@ -27,7 +26,7 @@ pub fn App() -> impl IntoView {
         </header>
         <nav class="pages" aria-label="Pages">
             {Page::ALL.into_iter().map(|p| view! {
-                <a href=format!("#/{}", p.slug()) class:active=move || page.get() == p
+                <a href=move || router.link(p) data-page=p.slug() class:active=move || page.get() == p
                    aria-current=move || (page.get() == p).then_some("page")>{p.title()}</a>
             }).collect_view()}
         </nav>
@@ -42,9 +41,9 @@ pub fn App() -> impl IntoView {
         </Show>
         <main>
             {move || match page.get() {
-                Page::Lab => view! { <LabPage route backend /> }.into_any(),
-                Page::Model => view! { <ModelPage route backend /> }.into_any(),
-                Page::Arch => view! { <ArchPage route /> }.into_any(),
+                Page::Lab => view! { <LabPage backend /> }.into_any(),
+                Page::Model => view! { <ModelPage backend /> }.into_any(),
+                Page::Arch => view! { <ArchPage /> }.into_any(),
                 Page::Bench => view! { <BenchPage /> }.into_any(),
             }}
         </main>
@@ -54,12 +53,20 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// Always says which compute path is active, and why not WebGPU when it is not.
+/// Always says which compute path is active; on the CPU path, why not WebGPU is one
+/// click away (the browser's reason is technical and can be long).
 #[component]
 fn BackendBadge(backend: RwSignal<Backend>) -> impl IntoView {
+    let reason = move || backend.with(|b| b.cpu_reason().map(str::to_string));
     view! {
-        <p id="backend-badge" class="badge" data-kind=move || backend.with(|b| b.kind()) role="status">
-            {move || backend.with(|b| b.label())}
-        </p>
+        <div id="backend-badge" class="badge" data-kind=move || backend.with(|b| b.kind()) role="status">
+            <span class="badge-label">{move || backend.with(|b| b.label())}</span>
+            <Show when=move || reason().is_some()>
+                <details class="badge-why">
+                    <summary>"Why not the GPU?"</summary>
+                    <p id="backend-reason">{move || reason().unwrap_or_default()}</p>
+                </details>
+            </Show>
+        </div>
     }
 }

@@ -20,7 +20,15 @@ impl Backend {
         match self {
             Backend::Detecting => "Looking for WebGPU…".into(),
             Backend::WebGpu { adapter } => format!("WebGPU: {adapter}"),
-            Backend::Cpu { reason, .. } => format!("CPU (WebAssembly): {reason}"),
+            Backend::Cpu { .. } => "Running on your CPU: everything works, a little slower".into(),
+        }
+    }
+
+    /// Why the page is not on WebGPU, in the browser's words (shown on request).
+    pub fn cpu_reason(&self) -> Option<&str> {
+        match self {
+            Backend::Cpu { reason, .. } => Some(reason),
+            _ => None,
         }
     }
 

@@ -16,7 +16,8 @@ const GPU_FLAGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-
 
 /** Starts the server and a browser; `mode` is 'gpu' or 'cpu'. */
 export async function start(mode) {
-  const dist = path.join(ROOT, 'dist');
+  // DIFFLENS_DIST serves another build (e.g. an older commit's, to see a test fail there).
+  const dist = process.env.DIFFLENS_DIST || path.join(ROOT, 'dist');
   if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error('dist/ is missing: build with scripts/test.sh');
   const { server, url } = await serve(dist);
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'difflens-chromium-'));

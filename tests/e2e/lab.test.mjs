@@ -77,6 +77,7 @@ for (const mode of ['gpu', 'cpu']) {
       if (mode === 'gpu') {
         assert.match(note, /Computed on WebGPU/, 'the lab runs on the GPU when the badge says WebGPU');
         // Verify: the same problem on the CPU; maps within 1e-5.
+        await page.click('#lab-dev summary');
         await page.click('#verify');
         await page.waitForFunction(() => document.querySelector('#verify-result')?.dataset.maxAbs);
         const worst = Number(await page.getAttribute('#verify-result', 'data-max-abs'));
@@ -105,12 +106,15 @@ for (const mode of ['gpu', 'cpu']) {
       // Hover: a tooltip with the three values, synced crosshair.
       await page.locator('#map-a1 canvas.map').scrollIntoViewIfNeeded();
       const box = await page.locator('#map-a1 canvas.map').boundingBox();
-      await page.mouse.move(box.x + box.width * 128.5 / 256, box.y + box.height * 64.5 / 256);
+      // Chromium reports whole CSS pixels: aim at the first whole pixel inside the cell.
+      const at = (lo, size, k) => Math.ceil(lo + size * k / 256 + 1e-3);
+      const [cx, cy] = [at(box.x, box.width, 128), at(box.y, box.height, 64)];
+      await page.mouse.move(cx, cy);
       const tip = await page.textContent('#map-tooltip');
       assert.match(tip, /query i = 64, key j = 128/);
       assert.match(tip, /A1 = .*\nA2 = .*\nA1 − λ·A2 = /);
       // Click a row: the weights chart opens and the row goes into the link.
-      await page.mouse.click(box.x + box.width * 128.5 / 256, box.y + box.height * 64.5 / 256);
+      await page.mouse.click(cx, cy);
       await page.waitForSelector('#chart-row');
       await page.waitForFunction(() => /row=64/.test(location.hash));
 

@@ -76,6 +76,7 @@ test('model explorer: the WebGPU forward pass agrees with the CPU core', async (
   try {
     const page = await b.open('#/model?model=diff_v2&ckpt=4&n=2&r=1&ctx=64&depth=25&seed=3&layer=1&head=2');
     await ready(page);
+    await page.click('#model-dev summary');
     await page.click('#model-gpu-check');
     await page.waitForFunction(() => /WebGPU forward (in|failed)/.test(document.querySelector('#model-gpu-result')?.textContent), null, { timeout: 120_000 });
     const text = await page.textContent('#model-gpu-result');

@@ -18,13 +18,15 @@ for (const mode of ['gpu', 'cpu']) {
         assert.match(label, /^WebGPU: \S/, 'the badge names the adapter');
       } else {
         assert.equal(kind, 'cpu', `expected the CPU fallback, badge says: ${label}`);
-        assert.match(label, /^CPU \(WebAssembly\): \S/, 'the badge says why');
+        assert.match(label, /^Running on your CPU/, 'the badge names the CPU path');
+        await page.click('#backend-badge summary');
+        assert.match(await page.textContent('#backend-reason'), /\S/, 'the badge says why, one click away');
       }
       await page.screenshot({ path: artifact(`shell-${mode}.png`), fullPage: true });
 
       // Navigation: every page is a hash route, so a reload never asks the server for it.
       for (const [slug, title] of [['arch', 'Architecture calculator'], ['model', 'Model explorer'], ['lab', 'Noise-floor lab']]) {
-        await page.click(`nav.pages a[href="#/${slug}"]`);
+        await page.click(`nav.pages a[data-page="${slug}"]`);
         await page.waitForSelector(`main h2:text("${title}")`);
         assert.equal(new URL(page.url()).hash.split('?')[0], `#/${slug}`);
       }

@@ -38,5 +38,5 @@ pub fn kind_name(kind: AttentionKind) -> &'static str {
 pub fn train_spec(rng: &mut impl Rng) -> PromptSpec {
     let n_needles = rng.random_range(1..=6);
     let n_queries = rng.random_range(1..=2usize).min(n_needles);
-    PromptSpec { context_len: TRAIN_CONTEXT, n_needles, n_queries, target_depth: None }
+    PromptSpec { context_len: TRAIN_CONTEXT, n_needles, n_queries, target_depth: None, distinct_values: false }
 }

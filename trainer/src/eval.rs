@@ -82,7 +82,7 @@ pub fn load_final(dir: &Path) -> Result<(Model, ModelCard), Box<dyn std::error::
 pub fn prompts(context: usize, n: usize, r: usize, depth: Option<f32>, count: usize) -> Vec<Prompt> {
     let seed = EVAL_SEED ^ ((context as u64) << 32) ^ ((n as u64) << 16) ^ ((r as u64) << 8) ^ depth.map(|d| (d * 100.0) as u64 + 1).unwrap_or(0);
     let mut rng = seeded(seed);
-    (0..count).map(|_| generate(&mut rng, &PromptSpec { context_len: context, n_needles: n, n_queries: r, target_depth: depth })).collect()
+    (0..count).map(|_| generate(&mut rng, &PromptSpec { context_len: context, n_needles: n, n_queries: r, target_depth: depth, distinct_values: false })).collect()
 }
 
 /// Fraction of queries answered right (argmax of the logits at each "→").

@@ -168,6 +168,17 @@ fn cleared(canvas: &web_sys::HtmlCanvasElement) -> Option<web_sys::CanvasRenderi
     Some(ctx)
 }
 
+/// A blank chart with one line of text in the middle.
+fn draw_message(canvas: &web_sys::HtmlCanvasElement, text: &str) -> Option<()> {
+    let ctx = cleared(canvas)?;
+    ctx.set_fill_style_str(&css(GREY));
+    ctx.set_font("15px sans-serif");
+    ctx.set_text_align("center");
+    let _ = ctx.fill_text(text, canvas.width() as f64 / 2.0, canvas.height() as f64 / 2.0);
+    ctx.set_text_align("start");
+    Some(())
+}
+
 /// Clears the overlay canvas and draws the moving part in the static chart's frame.
 pub fn draw_overlay(canvas: &web_sys::HtmlCanvasElement, frame: &Frame, overlay: &Overlay) -> Option<()> {
     let ctx = cleared(canvas)?;
@@ -211,15 +222,24 @@ pub fn Chart(
     #[prop(into)] spec: Signal<Option<ChartSpec>>,
     #[prop(into)] label: String,
     #[prop(optional, into)] overlay: Option<Signal<Option<Overlay>>>,
+    /// Said on the blank canvas while there is nothing to draw (the data is computing),
+    /// rather than leaving an older chart or empty axes there.
+    #[prop(optional)]
+    empty: &'static str,
 ) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
     let top = NodeRef::<html::Canvas>::new();
     let frame = RwSignal::new(None::<Frame>);
     Effect::new(move |_| {
-        if let (Some(s), Some(c)) = (spec.get(), canvas.get()) {
-            match draw(c, &s) {
+        let Some(c) = canvas.get() else { return };
+        match spec.get() {
+            Some(s) => match draw(c, &s) {
                 Ok(f) => frame.set(f),
                 Err(err) => leptos::logging::warn!("chart {id}: {err}"),
+            },
+            None => {
+                frame.set(None);
+                draw_message(&c, empty);
             }
         }
     });
@@ -232,7 +252,7 @@ pub fn Chart(
     });
     view! {
         <div class="chart-wrap">
-            <canvas node_ref=canvas id=id width="560" height="320" role="img" aria-label=label></canvas>
+            <canvas node_ref=canvas id=id width="560" height="320" role="img" aria-label=label data-drawn=move || frame.get().is_some().to_string()></canvas>
             {overlay.is_some().then(|| view! { <canvas node_ref=top class="chart-overlay" width="560" height="320" aria-hidden="true"></canvas> })}
         </div>
     }

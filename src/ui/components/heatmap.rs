@@ -23,13 +23,30 @@ impl PartialEq for PooledMap {
     }
 }
 
-/// The cell under the pointer (or the keyboard cursor) and where to put the tooltip.
+/// The cell under the pointer (or the keyboard cursor) and where to put the tooltip, in
+/// page coordinates: the tooltip scrolls with the map it describes instead of staying
+/// over whatever scrolls under it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Hover {
     pub i: usize,
     pub j: usize,
     pub x: f64,
     pub y: f64,
+}
+
+fn page_offset() -> (f64, f64) {
+    web_sys::window().map(|w| (w.scroll_x().unwrap_or(0.0), w.scroll_y().unwrap_or(0.0))).unwrap_or((0.0, 0.0))
+}
+
+impl Hover {
+    /// The tooltip's position: beside the cell, on the side with room (on a phone a
+    /// tooltip to the right of a cell near the edge would widen the page).
+    pub fn tooltip_style(&self) -> String {
+        let width = web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|v| v.as_f64()).unwrap_or(1e9);
+        let left_of_pointer = self.x - page_offset().0 > width / 2.0;
+        let shift = if left_of_pointer { "transform:translateX(calc(-100% - 28px));" } else { "" };
+        format!("left:{}px;top:{}px;{shift}", self.x + 14.0, self.y + 14.0)
+    }
 }
 
 fn paint(canvas: &web_sys::HtmlCanvasElement, map: &PooledMap) -> Option<()> {
@@ -152,7 +169,7 @@ pub fn Heatmap(
             return None;
         }
         let idx = |f: f64| ((f * n as f64) as usize).min(n - 1);
-        Some(Hover { i: idx(fy), j: idx(fx), x: ev.client_x() as f64, y: ev.client_y() as f64 })
+        Some(Hover { i: idx(fy), j: idx(fx), x: ev.page_x() as f64, y: ev.page_y() as f64 })
     };
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
         let n = n.get_untracked();
@@ -177,7 +194,8 @@ pub fn Heatmap(
         let Some(c) = canvas.get_untracked() else { return };
         let rect = c.get_bounding_client_rect();
         let at = |k: usize, lo: f64, size: f64| lo + (k as f64 + 0.5) / n as f64 * size;
-        hover.set(Some(Hover { i, j, x: at(j, rect.left(), rect.width()), y: at(i, rect.top(), rect.height()) }));
+        let (sx, sy) = page_offset();
+        hover.set(Some(Hover { i, j, x: sx + at(j, rect.left(), rect.width()), y: sy + at(i, rect.top(), rect.height()) }));
     };
     let bar_label = move |p: f32| map.with(|m| m.as_ref().map(|m| super::readout::readable(m.scale.value_at(p) as f64)).unwrap_or_default());
 

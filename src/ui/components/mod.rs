@@ -1,6 +1,7 @@
 //! One component per visual element; pages only compose them.
 
 pub mod canvas;
+pub mod notice;
 pub mod chart;
 pub mod heatmap;
 pub mod readout;

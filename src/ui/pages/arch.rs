@@ -1,48 +1,12 @@
 //! The architecture calculator: parameter counts and KV-cache sizes of baseline,
 //! DIFF V1 and DIFF V2 for a config the student types in (the lesson's step 5).
 
-use super::super::route::{self, Page, Route};
+use super::super::components::notice::{NoticeBar, StateNotes};
+use super::super::route::{Page, Router};
 use crate::core::arch::{ArchConfig, Variant};
 use crate::core::lambda::lambda_init_for_depth;
+use crate::state::arch_state::{self, Field, FIELDS, RANGE};
 use leptos::prelude::*;
-
-/// Reads the config from the link; values that do not parse or are out of range keep
-/// the default and are reported.
-fn config_from(params: &[(String, String)]) -> (ArchConfig, Vec<String>) {
-    let mut c = ArchConfig::default();
-    let mut notices = vec![];
-    for (k, v) in params {
-        let slot = match k.as_str() {
-            "hidden" => &mut c.hidden,
-            "heads" => &mut c.heads,
-            "head_dim" => &mut c.head_dim,
-            "kv_heads" => &mut c.kv_heads,
-            "layers" => &mut c.layers,
-            "ffn" => &mut c.ffn_hidden,
-            "vocab" => &mut c.vocab,
-            _ => {
-                notices.push(format!("unknown setting `{k}` ignored"));
-                continue;
-            }
-        };
-        match v.parse::<usize>() {
-            Ok(x) if (1..=1_000_000).contains(&x) => *slot = x,
-            _ => notices.push(format!("{k}={v} is not a whole number from 1 to 1000000; kept {slot}")),
-        }
-    }
-    if c.heads % c.kv_heads != 0 {
-        notices.push(format!("heads ({}) must be a multiple of KV heads ({}); KV heads set to {}", c.heads, c.kv_heads, c.heads));
-        c.kv_heads = c.heads;
-    }
-    (c, notices)
-}
-
-fn params_of(c: &ArchConfig) -> Vec<(String, String)> {
-    [("hidden", c.hidden), ("heads", c.heads), ("head_dim", c.head_dim), ("kv_heads", c.kv_heads), ("layers", c.layers), ("ffn", c.ffn_hidden), ("vocab", c.vocab)]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
-}
 
 /// 6 738 415 616 → "6.74 B (6,738,415,616)".
 fn count(n: u64) -> String {
@@ -58,25 +22,34 @@ fn count(n: u64) -> String {
 }
 
 #[component]
-pub fn ArchPage(route: RwSignal<Route>) -> impl IntoView {
-    let (initial, notices) = config_from(&route.get_untracked().params);
-    let config = RwSignal::new(initial);
-    let notices = RwSignal::new(notices);
-    Effect::new(move |_| route::replace(&Route { page: Page::Arch, params: params_of(&config.get()), unknown_page: None }));
+pub fn ArchPage() -> impl IntoView {
+    let router = Router::get();
+    let (initial, lines) = arch_state::from_params(&router.asked.get_untracked().params);
+    let config = RwSignal::new(initial.clone());
+    let notes = StateNotes::new();
+    notes.set(initial, lines);
+    Effect::new(move |_| router.publish(Page::Arch, config.with(arch_state::to_params)));
+    router.follow(Page::Arch, move |params| {
+        let (c, lines) = arch_state::from_params(params);
+        notes.set(c.clone(), lines);
+        config.set(c);
+    });
 
-    let on_change = move |label: &str, set: fn(&mut ArchConfig, usize), raw: String| match raw.parse::<usize>() {
-        Ok(v) if v >= 1 => {
-            config.update(|c| set(c, v));
-            notices.set(vec![]);
-        }
-        _ => notices.set(vec![format!("{label}: enter a whole number of at least 1")]),
+    // A typed value goes through the links' rule; the input shows what was kept.
+    let on_change = move |field: &'static Field, raw: String, input: web_sys::HtmlInputElement| {
+        let mut c = config.get_untracked();
+        let mut lines = vec![];
+        arch_state::apply(&mut c, field.key, &raw, &mut lines);
+        input.set_value(&(field.get)(&c).to_string());
+        notes.set(c.clone(), lines);
+        config.set(c);
     };
-    let input = move |id: &'static str, label: &'static str, get: fn(&ArchConfig) -> usize, set: fn(&mut ArchConfig, usize)| {
+    let input = move |field: &'static Field| {
         view! {
             <div class="control">
-                <label for=id><span>{label}</span></label>
-                <input type="number" id=id min="1" prop:value=move || config.with(get).to_string()
-                    on:change=move |ev| on_change(label, set, event_target_value(&ev)) />
+                <label for=field.key><span>{field.label}</span></label>
+                <input type="number" id=field.key min=RANGE.0 max=RANGE.1 step="1" prop:value=move || config.with(field.get).to_string()
+                    on:change=move |ev| on_change(field, event_target_value(&ev), event_target::<web_sys::HtmlInputElement>(&ev)) />
             </div>
         }
     };
@@ -97,33 +70,24 @@ pub fn ArchPage(route: RwSignal<Route>) -> impl IntoView {
         <section class="page">
             <h2>"Architecture calculator"</h2>
             <p class="explain">"What DIFF attention costs in parameters and memory. The config describes the baseline; DIFF V1 keeps its widths (half as many heads, each with two sub-heads) and adds only λ vectors and a norm gain; DIFF V2 doubles the query heads but keeps the KV heads, so its KV cache is the baseline's."</p>
-            <Show when=move || !notices.with(|n| n.is_empty())>
-                <p class="notice" role="status">{move || notices.get().join("; ")}</p>
-            </Show>
-            <div class="controls">
-                {input("hidden", "Hidden size", |c| c.hidden, |c, v| c.hidden = v)}
-                {input("heads", "Query heads (baseline)", |c| c.heads, |c, v| c.heads = v)}
-                {input("head_dim", "Head size d", |c| c.head_dim, |c, v| c.head_dim = v)}
-                {input("kv_heads", "KV heads (GQA)", |c| c.kv_heads, |c, v| c.kv_heads = v)}
-                {input("layers", "Layers", |c| c.layers, |c, v| c.layers = v)}
-                {input("ffn", "SwiGLU hidden size", |c| c.ffn_hidden, |c, v| c.ffn_hidden = v)}
-                {input("vocab", "Vocabulary", |c| c.vocab, |c, v| c.vocab = v)}
-            </div>
+            <NoticeBar id="arch-notices" lines=Signal::derive(move || config.with(|c| notes.lines_for(c))) on_dismiss=Callback::new(move |_| notes.clear()) />
+            <div class="controls">{FIELDS.iter().map(input).collect_view()}</div>
+            <p class="axis-note">"Every number from 1 to 1 000 000. Query heads must be even (DIFF V1 splits them in pairs); KV heads must be even and divide the query heads."</p>
             <div class="buttons">
                 <button on:click=move |_| config.set(ArchConfig::default())>"7B config (32 heads)"</button>
                 <button on:click=move |_| config.set(ArchConfig { kv_heads: 8, ..ArchConfig::default() })>"7B with GQA (8 KV heads)"</button>
             </div>
-            <table class="numbers" id="arch-table">
+            <div class="table-scroll"><table class="numbers" id="arch-table">
                 <thead><tr><th>"model"</th><th>"attention params / layer"</th><th>"whole model"</th><th>"vs baseline"</th><th>"KV cache / token"</th><th>"KV bytes read / decoded token"</th></tr></thead>
                 <tbody>{row("baseline", Variant::Baseline)}{row("DIFF V1", Variant::DiffV1)}{row("DIFF V2", Variant::DiffV2)}</tbody>
-            </table>
+            </table></div>
             <p class="explain">"Caches are fp16 (2 bytes per value), all layers. V1 runs one attention per softmax branch over its 2d-wide values, so decoding reads the V cache twice; V2 reads it once. V2's extra query parameters can be taken from the feed-forward to keep the total equal, as its authors do."</p>
             <h3>"λ_init by layer depth"</h3>
             <p class="explain">"V1 starts λ at 0.8 − 0.6·e^(−0.3·depth): small in early layers, near 0.8 deep down."</p>
-            <table class="numbers" id="lambda-init-table">
+            <div class="table-scroll"><table class="numbers" id="lambda-init-table">
                 <thead><tr><th>"depth"</th>{(0..8).map(|d| view! { <th>{d}</th> }).collect_view()}</tr></thead>
                 <tbody><tr><td>"λ_init"</td>{(0..8).map(|d| view! { <td>{format!("{:.3}", lambda_init_for_depth(d))}</td> }).collect_view()}</tr></tbody>
-            </table>
+            </table></div>
         </section>
     }
 }

@@ -6,7 +6,8 @@ use super::super::components::chart::{Chart, ChartSpec, Marker, Overlay, Series,
 use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::components::readout::{readable, Readout};
 use super::super::components::slider::Slider;
-use super::super::route::{self, Page, Route};
+use super::super::components::notice::{NoticeBar, StateNotes};
+use super::super::route::{self, Page, Route, Router};
 use crate::core::lab::{LabMetrics, NoiseMassPoint, NoiseSweepPoint, SnrPoint};
 use crate::core::analysis::max_abs_diff;
 use crate::core::lambda::lambda_init_for_depth;
@@ -39,6 +40,22 @@ async fn yield_to_browser() {
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
+/// Waits until the browser has painted a frame (a `requestAnimationFrame`, then a task
+/// after it), so that "computing…" is on screen before a long computation starts.
+async fn after_next_paint() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let later = wasm_bindgen::closure::Closure::once_into_js(move || {
+                if let Some(w) = web_sys::window() {
+                    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+                }
+            });
+            let _ = w.request_animation_frame(wasm_bindgen::JsCast::unchecked_ref(&later));
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
 /// Timings of the last updates, for the readout and the browser tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Timing {
@@ -46,29 +63,25 @@ struct Timing {
     lambda_ms: f64,
 }
 
-#[component]
-pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoView {
-    let (initial, initial_notices) = LabState::from_params(&route.get_untracked().params);
-    let state = RwSignal::new(initial);
-    let notices = RwSignal::new(initial_notices);
-    let contrast = RwSignal::new(Contrast::Sqrt);
-    let hover = RwSignal::new(None::<Hover>);
-    let timing = RwSignal::new(Timing::default());
-    // The maps live outside the reactive graph (large, and not `Sync`-shared);
-    // `version` tells dependants that a new run is in place.
-    let run = StoredValue::new_local(None::<LabRun>);
-    let version = RwSignal::new(0u64);
-
-    // The link describes what is on screen; the same state is published as a JS object
-    // (`window.difflensLabState`) for scripts and the browser tests. Both follow a drag
-    // 120 ms after its last move, not on every frame: Chromium may take ~10 ms for a
-    // `history.replaceState` that arrives many times a second.
+/// The state, its link and the notices about it. The link follows a drag 120 ms after
+/// its last move, not on every frame (Chromium may take ~10 ms for a
+/// `history.replaceState` that arrives many times a second); the navigation's link to
+/// the lab follows at once. A new link while the page is open is applied like the one
+/// it was opened with; `lambda_committed` follows it.
+fn linked_state(router: Router) -> (RwSignal<LabState>, StateNotes<LabState>, RwSignal<f32>) {
+    let (initial, lines) = LabState::from_params(&router.asked.get_untracked().params);
+    let state = RwSignal::new(initial.clone());
+    let lambda_committed = RwSignal::new(initial.lambda);
+    let notes = StateNotes::new();
+    notes.set(initial, lines);
+    // The same state is published as a JS object (`window.difflensLabState`) for
+    // scripts and the browser tests.
     let link_timer = StoredValue::new_local(None::<leptos::prelude::TimeoutHandle>);
     Effect::new(move |_| {
-        let params = state.with(|s| s.to_params());
+        let route = router.remember(Page::Lab, state.with(|s| s.to_params()));
         let js = state.with(serde_wasm_bindgen::to_value);
         let publish = move || {
-            route::replace(&Route { page: Page::Lab, params, unknown_page: None });
+            Router::write_address(&route);
             if let (Some(w), Ok(js)) = (web_sys::window(), js) {
                 let _ = js_sys::Reflect::set(&w, &"difflensLabState".into(), &js);
             }
@@ -88,11 +101,33 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
             h.clear();
         }
     });
+    router.follow(Page::Lab, move |params| {
+        let (s, lines) = LabState::from_params(params);
+        notes.set(s.clone(), lines);
+        lambda_committed.set(s.lambda);
+        if state.with_untracked(|cur| *cur != s) {
+            state.set(s);
+        }
+    });
+    (state, notes, lambda_committed)
+}
+
+#[component]
+pub fn LabPage(backend: RwSignal<Backend>) -> impl IntoView {
+    let (state, notes, lambda_committed) = linked_state(Router::get());
+    let contrast = RwSignal::new(Contrast::Sqrt);
+    let hover = RwSignal::new(None::<Hover>);
+    let timing = RwSignal::new(Timing::default());
+    // The maps live outside the reactive graph (large, and not `Sync`-shared);
+    // `version` tells dependants that a new run is in place.
+    let run = StoredValue::new_local(None::<LabRun>);
+    let version = RwSignal::new(0u64);
 
     let problem = Memo::new(move |_| state.with(|s| s.lab_params()));
     let lambda = Memo::new(move |_| state.with(|s| s.lambda));
-    // λ as of the last release of the slider: the slow charts follow this one.
-    let lambda_committed = RwSignal::new(state.get_untracked().lambda);
+    // `lambda_committed`: λ as of the last release of the slider; the slow charts follow it.
+    // The sequence length of a problem being computed, while the maps show an older one.
+    let pending = RwSignal::new(None::<usize>);
 
     // The GPU session exists while the WebGPU path is active (a lost device drops it).
     let session = StoredValue::new_local(None::<Rc<GpuSession>>);
@@ -119,11 +154,21 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
         problem_generation.update_value(|g| *g += 1);
         let mine = problem_generation.get_value();
         let t0 = now_ms();
+        pending.set(Some(params.n));
         let Some(sess) = sess else {
-            run.set_value(Some(LabRun::compute_cpu(&params)));
-            computed_on.set("CPU (WebAssembly)".into());
-            version.update(|v| *v += 1);
-            timing.update(|t| t.problem_ms = now_ms() - t0);
+            // On the CPU the problem blocks the page while it computes: let the browser
+            // paint "computing…" first.
+            leptos::task::spawn_local(async move {
+                after_next_paint().await;
+                if problem_generation.try_get_value() != Some(mine) {
+                    return;
+                }
+                let _ = run.try_set_value(Some(LabRun::compute_cpu(&params)));
+                computed_on.try_set("CPU (WebAssembly)".into());
+                pending.try_set(None);
+                version.try_update(|v| *v += 1);
+                timing.try_update(|t| t.problem_ms = now_ms() - t0);
+            });
             return;
         };
         leptos::task::spawn_local(async move {
@@ -131,6 +176,7 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
             if problem_generation.try_get_value() != Some(mine) {
                 return;
             }
+            pending.try_set(None);
             let computed = match result {
                 Ok(r) => {
                     gpu_note.try_set(None);
@@ -149,8 +195,13 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
         });
     });
 
-    let n = Memo::new(move |_| problem.with(|p| p.n));
-    let px = Memo::new(move |_| pooled_size(n.get(), MAX_PX));
+    // Everything drawn under the maps describes the run on screen, not the state a new
+    // run is being computed for.
+    let n = Memo::new(move |_| {
+        version.track();
+        run.with_value(|r| r.as_ref().map_or(0, |r| r.n()))
+    });
+    let px = Memo::new(move |_| pooled_size(n.get().max(1), MAX_PX));
     let signal_keys = Memo::new(move |_| {
         version.track();
         run.with_value(|r| r.as_ref().map(|r| r.inputs.signal_keys.clone()).unwrap_or_default())
@@ -214,6 +265,7 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
         generation.update_value(|g| *g += 1);
         let mine = generation.get_value();
         noise_points.set(vec![]);
+        mass_points.set(vec![]);
         // The page may be gone by the time a slice runs (try_: its values are disposed).
         let stale = move || generation.try_get_value() != Some(mine);
         leptos::task::spawn_local(async move {
@@ -261,25 +313,23 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
                 format!("query i = {}, key j = {}{tag}\nA1 = {}\nA2 = {}\nA1 − λ·A2 = {}", h.i, h.j, v(MapKind::A1), v(MapKind::A2), v(MapKind::Diff))
             })
         })?;
-        Some(view! { <div class="tooltip" id="map-tooltip" style=format!("left:{}px;top:{}px", h.x + 14.0, h.y + 14.0)>{text}</div> })
+        Some(view! { <div class="tooltip" id="map-tooltip" style=h.tooltip_style()>{text}</div> })
     };
 
     view! {
         <section class="page lab">
             <h2>"Noise-floor lab"</h2>
             <p class="explain">"Each row is a query, each column a key. A few keys truly match every query (the signal keys, ticked above the maps); all the others get random scores. Softmax gives every one of them a little weight: that is the noise floor. Differential attention computes a second map whose noise is partly the same, and subtracts it."</p>
-            <Show when=move || !notices.with(|n| n.is_empty())>
-                <div class="notice" id="link-notices" role="status">
-                    <strong>"Some settings in the link were adjusted: "</strong>
-                    {move || notices.get().join("; ")}
-                    <button on:click=move |_| notices.set(vec![])>"Dismiss"</button>
-                </div>
-            </Show>
+            <NoticeBar id="link-notices" heading="Some settings in the link were adjusted:" lines=Signal::derive(move || state.with(|s| notes.lines_for(s))) on_dismiss=Callback::new(move |_| notes.clear()) />
             <Controls state lambda_committed />
-            <div class="maps">
-                <Heatmap id="map-a1" title="A1 = softmax(Q1·K1ᵀ/√d)" explain="Standard attention. Bright columns are the signal keys; the speckle everywhere else is weight lost to noise."
+            <p class="busy" id="busy-note" role="status" aria-live="polite">{move || pending.get().map(|want| match n.get() {
+                0 => format!("Computing the maps for N = {want}…"),
+                have => format!("Computing new maps for N = {want}… Until they are ready, the maps below show the previous settings (N = {have})."),
+            })}</p>
+            <div class="maps" class:stale=move || pending.get().is_some() aria-busy=move || pending.get().is_some().to_string() data-n=move || n.get()>
+                <Heatmap id="map-a1" title="A1 = softmax(Q1·K1ᵀ/√d)" explain="Standard attention. The ticked columns are the signal keys, as bright as the signal strength makes them; the speckle everywhere else is weight lost to noise."
                     map=map_a1 n signal_keys hover on_pick=pick_row />
-                <Heatmap id="map-a2" title="A2 = softmax(Q2·K2ᵀ/√d)" explain="The second branch sees no signal, only noise that is partly the same as A1's (the common share). It measures the noise floor."
+                <Heatmap id="map-a2" title="A2 = softmax(Q2·K2ᵀ/√d)" explain="The second branch sees no signal, only noise, of which the “shared” share is the same as A1's. It measures the noise floor."
                     map=map_a2 n signal_keys hover on_pick=pick_row />
                 <Heatmap id="map-diff" title="A1 − λ·A2" explain="Blue is negative, red positive, white zero. Where the noise was shared it cancels to white; the signal columns stay. Set λ to 0: the difference is just A1."
                     map=map_diff n signal_keys hover on_pick=pick_row />
@@ -288,7 +338,7 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
             <p class="axis-note" id="pooling-note">{move || {
                 let (n, r) = (n.get(), px.get());
                 if n > r { format!("{n} × {n} maps shown at {r} × {r} pixels: each pixel shows the largest-magnitude entry of its block (max-magnitude pooling), so single spikes stay visible.") }
-                else { format!("{n} × {n} maps, one pixel per entry.") }
+                else { format!("{n} × {n} maps: every entry is drawn as one cell, nothing is pooled.") }
             }}</p>
             <div class="buttons">
                 <label for="contrast">"Colour scale"</label>
@@ -304,7 +354,11 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
                 <p class="notice" id="gpu-note" role="status">{move || gpu_note.get().unwrap_or_default()}</p>
             </Show>
             <Readouts metrics computed_on timing />
-            <Verify run version lambda px session />
+            <details class="dev" id="lab-dev">
+                <summary>"For developers: checking the GPU"</summary>
+                <p class="explain">"On the WebGPU path the maps are computed on the GPU; this recomputes them on the CPU and compares, together with the GPU's own λ kernels."</p>
+                <Verify run version lambda px session />
+            </details>
             <RowChart state run version lambda />
             <div class="charts">
                 <figure class="panel">
@@ -313,7 +367,7 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
                     <figcaption class="explain">"Signal-to-noise ratio of A1 − λ·A2 as λ varies (log scale). At λ = 0 it is standard attention; too large a λ subtracts the signal too. The best λ cancels as much shared noise as possible."</figcaption>
                 </figure>
                 <figure class="panel">
-                    <Chart id="chart-noise" label="SNR against noise amplitude" spec=Signal::derive(move || noise_chart(&noise_points.get(), lambda_committed.get())) />
+                    <Chart id="chart-noise" label="SNR against noise amplitude" spec=Signal::derive(move || noise_chart(&noise_points.get(), lambda_committed.get())) empty="Computing the first noise level…" />
                     <p class="axis-note" id="noise-progress" data-points=move || noise_points.with(|p| p.len())>{move || {
                         let (done, all) = (noise_points.with(|p| p.len()), engine::noise_grid().len());
                         if done < all { format!("Computing noise level {} of {all} (each one a whole problem)…", done + 1) } else { format!("{all} noise levels, σ from 0 to 6.") }
@@ -321,8 +375,8 @@ pub fn LabPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoV
                     <figcaption class="explain">"As the noise grows, standard attention's SNR falls until a signal key gets less than twice the weight of an average noise key: there it stops being usable. Differential attention holds on longer when the noise is shared."</figcaption>
                 </figure>
                 <figure class="panel">
-                    <Chart id="chart-context" label="Noise mass of one query against context length" spec=Signal::derive(move || context_chart(&mass_points.get())) />
-                    <figcaption class="explain">"The total weight one query puts on noise keys, from 1k to 128k keys (log axis). Each noise key gets almost nothing, but they add up: 0.0001% per key over 128 000 keys is 12.8% (0.001% would be 128%, impossible, since the weights sum to 1)."</figcaption>
+                    <Chart id="chart-context" label="Noise mass of one query against context length" spec=Signal::derive(move || context_chart(&mass_points.get())) empty="Computing the noise mass at eight context lengths…" />
+                    <figcaption class="explain">"The total weight one query puts on noise keys, from 1k to 128k keys (log axis). Each noise key gets almost nothing, but they add up: 0.0001% per key over 128 000 keys is 12.8% (0.001% would be 128%, impossible, since a softmax row sums to 1). The differential curve adds up |weight| of A1 − λ·A2: its rows sum to 1 − λ but hold positive and negative weights, so its total can exceed 1."</figcaption>
                 </figure>
             </div>
         </section>
@@ -390,13 +444,22 @@ fn Controls(state: RwSignal<LabState>, lambda_committed: RwSignal<f32>) -> impl 
     let field = move |get: fn(&LabState) -> f64| Signal::derive(move || state.with(get));
     let update = move |f: fn(&mut LabState, f64)| Callback::new(move |v: f64| state.update(|s| f(s, v)));
     let depth = RwSignal::new(3usize);
-    let copied = RwSignal::new(String::new());
+    // "Link copied" describes one state: it goes when the state (and so the link) changes.
+    let copied = StateNotes::<LabState>::new();
     let copy_link = move |_| {
-        let link = route::permalink();
-        if let Some(w) = web_sys::window() {
-            let _ = w.navigator().clipboard().write_text(&link);
-        }
-        copied.set(format!("Link copied: {link}"));
+        let link = route::permalink(&Route { page: Page::Lab, params: state.with_untracked(|s| s.to_params()), unknown_page: None });
+        let Some(w) = web_sys::window() else { return };
+        let copying = wasm_bindgen_futures::JsFuture::from(w.navigator().clipboard().write_text(&link));
+        let at = state.get_untracked();
+        leptos::task::spawn_local(async move {
+            // A browser may refuse the clipboard (permissions, no focus): then the link is
+            // shown to be copied by hand.
+            let line = match copying.await {
+                Ok(_) => format!("Link copied: {link}"),
+                Err(_) => format!("The browser did not allow copying; copy it from here: {link}"),
+            };
+            copied.set(at, vec![line]);
+        });
     };
     let new_sample = move |_| state.update(|s| s.seed = (js_sys::Math::random() * bounds::SEED.1 as f64) as u64);
     view! {
@@ -434,7 +497,7 @@ fn Controls(state: RwSignal<LabState>, lambda_committed: RwSignal<f32>) -> impl 
             <span>"Seed " <strong id="seed-value">{move || state.with(|s| s.seed)}</strong></span>
             <button id="new-sample" on:click=new_sample>"New sample"</button>
             <button id="copy-link" on:click=copy_link>"Copy link"</button>
-            <span class="axis-note" id="copied" role="status">{move || copied.get()}</span>
+            <span class="axis-note" id="copied" role="status">{move || state.with(|s| copied.lines_for(s).join(""))}</span>
         </div>
     }
 }
@@ -509,7 +572,7 @@ fn RowChart(state: RwSignal<LabState>, run: StoredValue<Option<LabRun>, LocalSto
         <Show when=move || row.get().is_some()>
             <figure class="panel" id="row-panel">
                 <Chart id="chart-row" label="Weights of the selected query over the keys" spec overlay />
-                <figcaption class="explain">"Red dots mark the signal keys. Standard attention spreads weight over every key; the differential weights hug zero away from the signal and may dip below it."</figcaption>
+                <figcaption class="explain">"Red dots mark the signal keys. Blue: standard attention (A1), which gives every key some weight. Orange: A1 − λ·A2 at the current λ; where the two branches share their noise it stays near zero away from the signal keys, and it may dip below zero."</figcaption>
                 <button on:click=move |_| state.update(|s| s.row = None)>"Close"</button>
             </figure>
         </Show>
@@ -543,6 +606,7 @@ fn noise_chart(points: &[NoiseSweepPoint], lambda: f32) -> Option<ChartSpec> {
         return None;
     }
     let markers = engine::unusable_noise(points).map(|x| Marker { x, label: format!("standard unusable at σ ≈ {x:.2}"), color: RED }).into_iter().collect();
+    let grid = engine::noise_grid();
     Some(ChartSpec {
         title: "SNR against noise amplitude".into(),
         x_label: "noise amplitude σ".into(),
@@ -553,6 +617,9 @@ fn noise_chart(points: &[NoiseSweepPoint], lambda: f32) -> Option<ChartSpec> {
             Series { name: format!("differential, λ = {lambda:.2}"), color: ORANGE, points: points.iter().map(|p| (p.noise, p.differential_snr)).collect() },
         ],
         markers,
+        // The σ axis spans the whole sweep from the first point on, so the chart fills in
+        // left to right instead of rescaling around one or two points.
+        extent: [grid[0], grid[grid.len() - 1]].iter().map(|&x| (x as f64, points[0].standard_snr)).collect(),
         ..Default::default()
     })
 }

@@ -6,7 +6,8 @@ use super::super::components::chart::{Chart, ChartSpec, Series, ORANGE};
 use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::components::readout::readable;
 use super::super::backend::{self, Backend};
-use super::super::route::{self, Page, Route};
+use super::super::components::notice::{NoticeBar, StateNotes};
+use super::super::route::{Page, Router};
 use crate::core::analysis::max_abs_diff;
 use crate::ui::now_ms;
 use crate::core::attention::MapRequest;
@@ -14,7 +15,7 @@ use crate::gpu::model::GpuModel;
 use crate::core::attention::LambdaTrace;
 use crate::core::model::Model;
 use crate::core::retrieval::word;
-use crate::engine::model::{explain, load_checkpoint, CardInfo, CheckpointInfo, Explained};
+use crate::engine::model::{explain, load_checkpoint, CardInfo, CheckpointInfo, Explained, RowSummary};
 use crate::state::model_state::{ModelState, CONTEXTS, KINDS};
 use crate::viz::colormap::{Contrast, Scale};
 use leptos::prelude::*;
@@ -59,15 +60,62 @@ fn kind_title(kind: &str) -> &'static str {
     }
 }
 
-#[component]
-pub fn ModelPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl IntoView {
-    let (initial, initial_notices) = ModelState::from_params(&route.get_untracked().params);
-    let state = RwSignal::new(initial);
-    let notices = RwSignal::new(initial_notices);
-    Effect::new(move |_| route::replace(&Route { page: Page::Model, params: state.with(|s| s.to_params()), unknown_page: None }));
+/// The shipped cards and checkpoints, each fetched once per visit.
+#[derive(Clone, Copy)]
+struct Library {
+    cards: StoredValue<HashMap<String, CardInfo>, LocalStorage>,
+    models: StoredValue<HashMap<(String, usize), Rc<Model>>, LocalStorage>,
+}
 
-    let cards = StoredValue::new_local(HashMap::<String, CardInfo>::new());
-    let models = StoredValue::new_local(HashMap::<(String, usize), Rc<Model>>::new());
+impl Library {
+    fn model(&self, key: &(String, usize)) -> Option<Rc<Model>> {
+        self.models.try_with_value(|m| m.get(key).cloned()).flatten()
+    }
+
+    /// The card of `kind` and its checkpoint `ckpt`, from the cache or the server.
+    async fn load(self, kind: String, ckpt: usize) -> Result<Rc<Model>, String> {
+        let card = match self.cards.try_with_value(|c| c.get(&kind).cloned()).flatten() {
+            Some(c) => c,
+            None => {
+                let c = CardInfo::parse(&fetch_text(&format!("models/{kind}/card.json")).await?)?;
+                let _ = self.cards.try_update_value(|m| m.insert(kind.clone(), c.clone()));
+                c
+            }
+        };
+        let entry = card.checkpoints.get(ckpt).ok_or_else(|| format!("the card lists {} checkpoints", card.checkpoints.len()))?;
+        let bytes = fetch_bytes(&format!("models/{kind}/{}", entry.file)).await?;
+        let model = Rc::new(load_checkpoint(&card.config, &bytes).map_err(|e| format!("models/{kind}/{}: {e}", entry.file))?);
+        let _ = self.models.try_update_value(|m| m.insert((kind, ckpt), model.clone()));
+        Ok(model)
+    }
+
+    fn checkpoint_label(&self, kind: &str, i: usize) -> Option<String> {
+        self.cards.with_value(|c| c.get(kind).and_then(|card| card.checkpoints.get(i)).map(CheckpointInfo::describe))
+    }
+}
+
+/// The state, its link and the notices about it: a change of link while the page is open
+/// (typed, pasted, Back) is applied like the link the page was opened with.
+fn linked_state(router: Router) -> (RwSignal<ModelState>, StateNotes<ModelState>) {
+    let (initial, lines) = ModelState::from_params(&router.asked.get_untracked().params);
+    let state = RwSignal::new(initial.clone());
+    let notes = StateNotes::new();
+    notes.set(initial, lines);
+    Effect::new(move |_| router.publish(Page::Model, state.with(|s| s.to_params())));
+    router.follow(Page::Model, move |params| {
+        let (s, lines) = ModelState::from_params(params);
+        notes.set(s.clone(), lines);
+        if state.with_untracked(|cur| *cur != s) {
+            state.set(s);
+        }
+    });
+    (state, notes)
+}
+
+#[component]
+pub fn ModelPage(backend: RwSignal<Backend>) -> impl IntoView {
+    let (state, notes) = linked_state(Router::get());
+    let library = Library { cards: StoredValue::new_local(HashMap::new()), models: StoredValue::new_local(HashMap::new()) };
     let status = RwSignal::new(Status::Loading("model".into()));
     let loaded = RwSignal::new(None::<(String, usize)>);
     let which = Memo::new(move |_| state.with(|s| (s.kind.clone(), s.checkpoint)));
@@ -75,39 +123,25 @@ pub fn ModelPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl Int
     let checkpoint_label = Signal::derive(move || {
         let (kind, i) = which.get();
         loaded.track();
-        cards.with_value(|c| c.get(&kind).and_then(|card| card.checkpoints.get(i)).map(CheckpointInfo::describe)).unwrap_or_else(|| format!("checkpoint {} of 5", i + 1))
+        library.checkpoint_label(&kind, i).unwrap_or_else(|| format!("checkpoint {} of 5", i + 1))
     });
 
     // Fetch the card and the checkpoint (each once) when the model or checkpoint changes.
     Effect::new(move |_| {
         let (kind, ckpt) = which.get();
-        if models.with_value(|m| m.contains_key(&(kind.clone(), ckpt))) {
+        if library.model(&(kind.clone(), ckpt)).is_some() {
             loaded.set(Some((kind, ckpt)));
             status.set(Status::Ready);
             return;
         }
         status.set(Status::Loading(format!("{} checkpoint {}", kind_title(&kind), ckpt)));
         leptos::task::spawn_local(async move {
-            let result = async {
-                let card = match cards.with_value(|c| c.get(&kind).cloned()) {
-                    Some(c) => c,
-                    None => {
-                        let c = CardInfo::parse(&fetch_text(&format!("models/{kind}/card.json")).await?)?;
-                        let _ = cards.try_update_value(|m| m.insert(kind.clone(), c.clone()));
-                        c
-                    }
-                };
-                let entry = card.checkpoints.get(ckpt).ok_or_else(|| format!("the card lists {} checkpoints", card.checkpoints.len()))?;
-                let bytes = fetch_bytes(&format!("models/{kind}/{}", entry.file)).await?;
-                load_checkpoint(&card.config, &bytes).map_err(|e| format!("models/{kind}/{}: {e}", entry.file))
-            }
-            .await;
+            let result = library.load(kind.clone(), ckpt).await;
             if which.try_get_untracked() != Some((kind.clone(), ckpt)) {
                 return;
             }
             match result {
-                Ok(model) => {
-                    let _ = models.try_update_value(|m| m.insert((kind.clone(), ckpt), Rc::new(model)));
+                Ok(_) => {
                     loaded.try_set(Some((kind, ckpt)));
                     status.try_set(Status::Ready);
                 }
@@ -118,36 +152,91 @@ pub fn ModelPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl Int
         });
     });
 
-    let explained = StoredValue::new_local(None::<Rc<Explained>>);
+    // Run the prompt through the loaded model whenever either changes. `prompt_key` is
+    // read, not only tracked: a memo computes (and subscribes to the state) only when read.
+    let explained = StoredValue::new_local(None::<Arc<Explained>>);
     let version = RwSignal::new(0u64);
     let prompt_key = Memo::new(move |_| state.with(|s| (s.needles, s.queries, s.context, s.depth, s.seed)));
     Effect::new(move |_| {
-        let Some(key) = loaded.get() else { return };
-        prompt_key.track();
-        let Some(model) = models.with_value(|m| m.get(&key).cloned()) else { return };
+        let (Some(key), _) = (loaded.get(), prompt_key.get()) else { return };
+        let Some(model) = library.model(&key) else { return };
         let s = state.get_untracked();
         match explain(&model, &s) {
             Ok(x) => {
                 let heads = x.output.layers.first().map(|l| l.maps.len()).unwrap_or(1);
                 let mut clamped = s.clone();
-                if let Some(note) = clamped.clamp_to_model(x.output.layers.len(), heads) {
-                    notices.update(|n| n.push(note));
+                let moved = clamped.clamp_to_model(x.output.layers.len(), heads, x.prompt.tokens.len());
+                explained.set_value(Some(Arc::new(x)));
+                version.update(|v| *v += 1);
+                if !moved.is_empty() {
+                    // The link's notes stay with the state they led to.
+                    notes.set(clamped.clone(), [notes.lines_for(&s), moved].concat());
                     state.set(clamped);
                 }
-                explained.set_value(Some(Rc::new(x)));
-                version.update(|v| *v += 1);
             }
             Err(e) => status.set(Status::Failed(e)),
         }
     });
-
-    let current = move || {
+    let current = Signal::derive(move || {
         version.track();
         explained.get_value()
-    };
+    });
+    let view_state = ExplainedView { state, current };
+    let hover = RwSignal::new(None::<Hover>);
+
+    view! {
+        <section class="page model">
+            <h2>"Model explorer"</h2>
+            <p class="explain">"Three tiny models, trained in this repository to find a city's number among filler words: a baseline Transformer, DIFF V1 and DIFF V2 with matched parameter counts. Pick one, scrub through its training, and see where the position that must answer looks."</p>
+            <NoticeBar id="link-notices" lines=Signal::derive(move || state.with(|s| notes.lines_for(s))) on_dismiss=Callback::new(move |_| notes.clear()) />
+            <ModelControls state checkpoint_label shape=view_state.shape() />
+            <p class="axis-note" id="model-status" role="status">{move || match status.get() {
+                Status::Loading(what) => format!("Loading {what}…"),
+                Status::Ready => "Computed on the CPU core (WebAssembly).".to_string(),
+                Status::Failed(e) => format!("Could not load the model: {e}"),
+            }}</p>
+            <Show when=move || matches!(status.get(), Status::Failed(_))>
+                <p class="notice" id="model-error" role="alert">{move || match status.get() { Status::Failed(e) => e, _ => String::new() }}</p>
+            </Show>
+            <PromptView state current />
+            <HeadMaps view_state hover />
+            <RowPanel view_state />
+            <details class="dev" id="model-dev">
+                <summary>"For developers: checking the GPU"</summary>
+                <p class="explain">"The WebGPU forward pass of these models is checked against this CPU result in the project's tests (logits within 1e-4, maps within 1e-5)."</p>
+                <GpuCheck backend state loaded library current />
+            </details>
+        </section>
+    }
+}
+
+/// What the maps and charts below the controls read: the state and the prompt's run.
+#[derive(Clone, Copy)]
+struct ExplainedView {
+    state: RwSignal<ModelState>,
+    current: Signal<Option<Arc<Explained>>>,
+}
+
+impl ExplainedView {
+    /// Layers and heads of the model on screen (three layers of four heads until one is).
+    fn shape(self) -> Memo<(usize, usize)> {
+        let current = self.current;
+        Memo::new(move |_| current.with(|x| x.as_ref().map(|x| (x.output.layers.len(), x.output.layers.first().map_or(1, |l| l.maps.len())))).unwrap_or((3, 4)))
+    }
+
+    /// The row the chart shows: the picked one, else the first query's "→".
+    fn focus_row(self) -> Option<usize> {
+        let x = self.current.get()?;
+        Some(self.state.with(|s| s.row).filter(|r| *r < x.prompt.tokens.len()).unwrap_or(x.prompt.answer_positions[0]))
+    }
+}
+
+#[component]
+fn HeadMaps(view_state: ExplainedView, hover: RwSignal<Option<Hover>>) -> impl IntoView {
+    let ExplainedView { state, current } = view_state;
     let head_maps = Memo::new(move |_| {
         let (l, h) = state.with(|s| (s.layer, s.head));
-        let x = current()?;
+        let x = current.get()?;
         let m = x.output.layers.get(l)?.maps.get(h)?;
         let t = m.a1.nrows();
         let vmax = m.a1.iter().chain(m.a2.iter().flat_map(|a| a.iter())).fold(0.0f32, |a, b| a.max(*b));
@@ -155,14 +244,13 @@ pub fn ModelPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl Int
         let pooled = |v: &ndarray::Array2<f32>, scale| PooledMap { r: t, values: Arc::new(v.iter().copied().collect()), scale };
         Some((pooled(&m.a1, seq), m.a2.as_ref().map(|a| pooled(a, seq)), m.diff.as_ref().map(|d| pooled(d, Scale { diverging: true, vmax, contrast: Contrast::Sqrt }))))
     });
-    let n_tokens = Memo::new(move |_| current().map(|x| x.prompt.tokens.len()).unwrap_or(1));
-    let answer_span = Memo::new(move |_| current().map(|x| x.prompt.answer_spans[0].clone().collect::<Vec<_>>()).unwrap_or_default());
-    let hover = RwSignal::new(None::<Hover>);
+    let n_tokens = Memo::new(move |_| current.with(|x| x.as_ref().map(|x| x.prompt.tokens.len()).unwrap_or(1)));
+    let answer_span = Memo::new(move |_| current.with(|x| x.as_ref().map(|x| x.prompt.answer_spans[0].clone().collect::<Vec<_>>()).unwrap_or_default()));
     let is_diff = move || state.with(|s| s.kind != "baseline");
-
+    let pick = Callback::new(move |i: usize| state.update(|s| s.row = Some(i)));
     let tooltip = move || {
         let h = hover.get()?;
-        let x = current()?;
+        let x = current.get()?;
         let (l, hd) = state.with(|s| (s.layer, s.head));
         let m = x.output.layers.get(l)?.maps.get(hd)?;
         let (tq, tk) = (word(*x.prompt.tokens.get(h.i)?), word(*x.prompt.tokens.get(h.j)?));
@@ -170,59 +258,60 @@ pub fn ModelPage(route: RwSignal<Route>, backend: RwSignal<Backend>) -> impl Int
         if let (Some(a2), Some(d)) = (&m.a2, &m.diff) {
             text += &format!("\nA2 = {}\nA1 − λ·A2 = {}", readable(a2[[h.i, h.j]] as f64), readable(d[[h.i, h.j]] as f64));
         }
-        Some(view! { <div class="tooltip" id="model-tooltip" style=format!("left:{}px;top:{}px", h.x + 14.0, h.y + 14.0)>{text}</div> })
+        Some(view! { <div class="tooltip" id="model-tooltip" style=h.tooltip_style()>{text}</div> })
     };
+    view! {
+        <div class="maps">
+            <Heatmap id="model-a1" title="A1" explain="The first softmax map of the head (for the baseline, its only map). Ticks mark the needle being asked about. Click a row (or press Enter on it) to plot it below."
+                map=Signal::derive(move || head_maps.get().map(|m| m.0)) n=n_tokens signal_keys=answer_span hover on_pick=pick />
+            <Show when=is_diff>
+                <Heatmap id="model-a2" title="A2" explain="The second softmax map: what the head subtracts."
+                    map=Signal::derive(move || head_maps.get().and_then(|m| m.1)) n=n_tokens signal_keys=answer_span hover on_pick=pick />
+                <Heatmap id="model-diff" title="A1 − λ·A2" explain="The map that multiplies the values. Red adds, blue subtracts, white ignores."
+                    map=Signal::derive(move || head_maps.get().and_then(|m| m.2)) n=n_tokens signal_keys=answer_span hover on_pick=pick />
+            </Show>
+        </div>
+        {tooltip}
+    }
+}
 
-    let answer_row_chart = Signal::derive(move || {
-        let x = current()?;
+/// One row of the selected head's map over the prompt: the "→" row unless a row was
+/// picked on a map; the caption states what that row does, in numbers.
+#[component]
+fn RowPanel(view_state: ExplainedView) -> impl IntoView {
+    let ExplainedView { state, current } = view_state;
+    let summary = Memo::new(move |_| {
+        let i = view_state.focus_row()?;
+        let x = current.get()?;
         let (l, hd) = state.with(|s| (s.layer, s.head));
         let m = x.output.layers.get(l)?.maps.get(hd)?;
-        let pos = x.prompt.answer_positions[0];
-        let row = m.combined().row(pos);
+        let row = m.combined().row(i).to_vec();
+        let summary = RowSummary::of(i, &row, &x.prompt.answer_spans[0], &x.prompt.context);
+        Some((summary, row, word(x.prompt.tokens[i]), x.prompt.answer_spans[0].clone(), m.diff.is_some(), (l, hd)))
+    });
+    let spec = Signal::derive(move || {
+        let (s, row, token, span, diff, (l, hd)) = summary.get()?;
         Some(ChartSpec {
-            title: format!("Attention of “→” (position {pos}) over the prompt, layer {l} head {hd}"),
-            x_label: "token position".into(),
+            title: format!("Row {} (“{token}”) over the prompt, layer {l} head {hd}", s.position),
+            x_label: "key position".into(),
             y_label: "weight".into(),
-            series: vec![Series { name: if m.diff.is_some() { "A1 − λ·A2".into() } else { "A".into() }, color: ORANGE, points: row.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect() }],
-            dots: x.prompt.answer_spans[0].clone().map(|j| (j as f64, row[j] as f64)).collect(),
+            series: vec![Series { name: if diff { "A1 − λ·A2".into() } else { "A".into() }, color: ORANGE, points: row.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect() }],
+            dots: span.map(|j| (j as f64, row[j] as f64)).collect(),
             ..Default::default()
         })
     });
-
+    let picked = move || state.with(|s| s.row.is_some());
     view! {
-        <section class="page model">
-            <h2>"Model explorer"</h2>
-            <p class="explain">"Three tiny models, trained in this repository to find a city's number among filler words: a baseline Transformer, DIFF V1 and DIFF V2 with matched parameter counts. Pick one, scrub through its training, and see where the position that must answer looks."</p>
-            <Show when=move || !notices.with(|n| n.is_empty())>
-                <div class="notice" id="link-notices" role="status">{move || notices.get().join("; ")}<button on:click=move |_| notices.set(vec![])>"Dismiss"</button></div>
+        <figure class="panel" id="row-panel">
+            <Chart id="chart-answer-row" label="Attention of one query row over the prompt" spec />
+            <figcaption class="explain" id="row-caption">{move || summary.get().map(|(s, _, token, _, diff, _)| {
+                let which = if picked() { format!("Row {} (“{token}”), picked on a map.", s.position) } else { format!("The row of “→” (position {}), the token that must produce the answer.", s.position) };
+                format!("{which} Red dots mark the asked needle “KEY is VALUE .”. {}", s.caption(diff))
+            })}</figcaption>
+            <Show when=picked>
+                <button id="row-reset" on:click=move |_| state.update(|s| s.row = None)>"Back to the “→” row"</button>
             </Show>
-            <ModelControls state checkpoint_label />
-            <p class="axis-note" id="model-status" role="status">{move || match status.get() {
-                Status::Loading(what) => format!("Loading {what}…"),
-                Status::Ready => "Computed on the CPU core (WebAssembly); the WebGPU forward pass is checked against it in the tests.".to_string(),
-                Status::Failed(e) => format!("Could not load the model: {e}"),
-            }}</p>
-            <Show when=move || matches!(status.get(), Status::Failed(_))>
-                <p class="notice" id="model-error" role="alert">{move || match status.get() { Status::Failed(e) => e, _ => String::new() }}</p>
-            </Show>
-            <PromptView state version explained />
-            <GpuCheck backend state loaded models explained />
-            <div class="maps">
-                <Heatmap id="model-a1" title="A1" explain="The first softmax map of the head (for the baseline, its only map). Ticks mark the needle being asked about."
-                    map=Signal::derive(move || head_maps.get().map(|m| m.0)) n=n_tokens signal_keys=answer_span hover on_pick=Callback::new(|_| ()) />
-                <Show when=is_diff>
-                    <Heatmap id="model-a2" title="A2" explain="The second softmax map: what the head subtracts."
-                        map=Signal::derive(move || head_maps.get().and_then(|m| m.1)) n=n_tokens signal_keys=answer_span hover on_pick=Callback::new(|_| ()) />
-                    <Heatmap id="model-diff" title="A1 − λ·A2" explain="The map that multiplies the values. Red adds, blue subtracts, white ignores."
-                        map=Signal::derive(move || head_maps.get().and_then(|m| m.2)) n=n_tokens signal_keys=answer_span hover on_pick=Callback::new(|_| ()) />
-                </Show>
-            </div>
-            {tooltip}
-            <figure class="panel">
-                <Chart id="chart-answer-row" label="Attention of the answering position over the prompt" spec=answer_row_chart />
-                <figcaption class="explain">"The row of the “→” token that must produce the answer. Red dots mark the needle “KEY is VALUE .”; a good head puts its weight there, and a differential head cancels the rest."</figcaption>
-            </figure>
-        </section>
+        </figure>
     }
 }
 
@@ -234,13 +323,13 @@ fn GpuCheck(
     backend: RwSignal<Backend>,
     state: RwSignal<ModelState>,
     loaded: RwSignal<Option<(String, usize)>>,
-    models: StoredValue<HashMap<(String, usize), Rc<Model>>, LocalStorage>,
-    explained: StoredValue<Option<Rc<Explained>>, LocalStorage>,
+    library: Library,
+    current: Signal<Option<Arc<Explained>>>,
 ) -> impl IntoView {
     let result = RwSignal::new(None::<(f32, String)>);
     let run = move |_| {
         let (Some(ctx), Some(key)) = (backend::gpu(), loaded.get_untracked()) else { return };
-        let (Some(model), Some(x)) = (models.with_value(|m| m.get(&key).cloned()), explained.get_value()) else { return };
+        let (Some(model), Some(x)) = (library.model(&key), current.get_untracked()) else { return };
         let (layer, head) = state.with_untracked(|s| (s.layer, s.head));
         result.set(Some((f32::NAN, "running on WebGPU…".into())));
         leptos::task::spawn_local(async move {
@@ -260,7 +349,7 @@ fn GpuCheck(
         });
     };
     view! {
-        <Show when=move || backend.with(|b| matches!(b, Backend::WebGpu { .. }))>
+        <Show when=move || backend.with(|b| matches!(b, Backend::WebGpu { .. })) fallback=|| view! { <p class="axis-note">"This browser runs the CPU path, so there is no GPU to compare here."</p> }>
             <div class="buttons">
                 <button id="model-gpu-check" on:click=run>"Run on WebGPU and compare"</button>
                 <span class="axis-note" id="model-gpu-result" data-score=move || result.get().map(|r| r.0.to_string()).unwrap_or_default()>{move || result.get().map(|r| r.1).unwrap_or_default()}</span>
@@ -269,56 +358,58 @@ fn GpuCheck(
     }
 }
 
+/// `<option>`s for a select; `prop:selected` (not the attribute) so that a state set by
+/// a link or a clamp shows even after the user has touched the select.
+fn options(values: Vec<(String, String)>, selected: impl Fn() -> String + Clone + Send + Sync + 'static) -> impl IntoView {
+    values.into_iter().map(|(v, label)| { let sel = selected.clone(); let v2 = v.clone(); view! { <option value=v prop:selected=move || sel() == v2>{label}</option> } }).collect_view()
+}
+
 #[component]
-fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signal<String>) -> impl IntoView {
-    let set = move |f: Box<dyn Fn(&mut ModelState, String)>| move |ev: leptos::ev::Event| { let v = event_target_value(&ev); state.update(|s| f(s, v)) };
-    let options = |values: Vec<(String, String)>, selected: Box<dyn Fn() -> String + Send + Sync>| {
-        let selected = Arc::new(selected);
-        values.into_iter().map(|(v, label)| { let sel = selected.clone(); let v2 = v.clone(); view! { <option value=v selected=move || sel() == v2>{label}</option> } }).collect_view()
-    };
+fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signal<String>, shape: Memo<(usize, usize)>) -> impl IntoView {
+    let set = move |f: fn(&mut ModelState, String)| move |ev: leptos::ev::Event| { let v = event_target_value(&ev); state.update(|s| f(s, v)) };
+    let numbered = |n: usize| (0..n).map(|i| (i.to_string(), i.to_string())).collect::<Vec<_>>();
     view! {
         <div class="controls">
             <div class="control"><label for="model-kind">"Model"</label>
-                <select id="model-kind" on:change=set(Box::new(|s, v| s.kind = v))>
-                    {options(KINDS.iter().map(|k| (k.to_string(), kind_title(k).to_string())).collect(), Box::new(move || state.with(|s| s.kind.clone())))}
+                <select id="model-kind" on:change=set(|s, v| s.kind = v)>
+                    {options(KINDS.iter().map(|k| (k.to_string(), kind_title(k).to_string())).collect(), move || state.with(|s| s.kind.clone()))}
                 </select></div>
             <div class="control"><label for="ckpt"><span>"Training progress"</span><span class="value">{move || checkpoint_label.get()}</span></label>
                 <input type="range" id="ckpt" min="0" max="4" step="1" prop:value=move || state.with(|s| s.checkpoint).to_string()
-                    on:input=set(Box::new(|s, v| s.checkpoint = v.parse().unwrap_or(4)))/></div>
-            <div class="control"><label for="needles"><span>"Needles N"</span><span class="value">{move || state.with(|s| s.needles)}</span></label>
+                    on:input=set(|s, v| s.checkpoint = v.parse().unwrap_or(4))/></div>
+            <div class="control"><label for="needles"><span>"Needles in the context"</span><span class="value">{move || state.with(|s| s.needles)}</span></label>
                 <input type="range" id="needles" min="1" max="6" step="1" prop:value=move || state.with(|s| s.needles).to_string()
-                    on:input=set(Box::new(|s, v| { s.needles = v.parse().unwrap_or(4); s.queries = s.queries.min(s.needles); }))/></div>
-            <div class="control"><label for="queries"><span>"Queries R"</span><span class="value">{move || state.with(|s| s.queries)}</span></label>
+                    on:input=set(|s, v| { s.needles = v.parse().unwrap_or(4); s.queries = s.queries.min(s.needles); })/></div>
+            <div class="control"><label for="queries"><span>"Queries asked"</span><span class="value">{move || state.with(|s| s.queries)}</span></label>
                 <input type="range" id="queries" min="1" max="2" step="1" prop:value=move || state.with(|s| s.queries).to_string()
-                    on:input=set(Box::new(|s, v| s.queries = v.parse::<usize>().unwrap_or(1).min(s.needles)))/></div>
+                    on:input=set(|s, v| s.queries = v.parse::<usize>().unwrap_or(1).min(s.needles))/></div>
             <div class="control"><label for="depth"><span>"Depth of the asked needle"</span><span class="value">{move || state.with(|s| s.depth.map(|d| format!("{d}%")).unwrap_or_else(|| "random".into()))}</span></label>
                 <input type="range" id="depth" min="0" max="100" step="25" prop:value=move || state.with(|s| s.depth.unwrap_or(50)).to_string()
-                    on:input=set(Box::new(|s, v| s.depth = v.parse().ok()))/></div>
+                    on:input=set(|s, v| s.depth = v.parse().ok())/></div>
             <div class="control"><label for="context">"Context length"</label>
-                <select id="context" on:change=set(Box::new(|s, v| s.context = v.parse().unwrap_or(64)))>
-                    {options(CONTEXTS.iter().map(|c| (c.to_string(), if *c == 64 { "64 (training length)".to_string() } else { format!("{c} ({}× training)", c / 64) })).collect(), Box::new(move || state.with(|s| s.context.to_string())))}
+                <select id="context" on:change=set(|s, v| s.context = v.parse().unwrap_or(64))>
+                    {options(CONTEXTS.iter().map(|c| (c.to_string(), if *c == 64 { "64 (training length)".to_string() } else { format!("{c} ({}× training)", c / 64) })).collect(), move || state.with(|s| s.context.to_string()))}
                 </select></div>
             <div class="control"><label for="layer">"Layer"</label>
-                <select id="layer" on:change=set(Box::new(|s, v| s.layer = v.parse().unwrap_or(0)))>
-                    {options((0..3).map(|l| (l.to_string(), l.to_string())).collect(), Box::new(move || state.with(|s| s.layer.to_string())))}
+                <select id="layer" on:change=set(|s, v| s.layer = v.parse().unwrap_or(0))>
+                    {move || options(numbered(shape.get().0), move || state.with(|s| s.layer.to_string()))}
                 </select></div>
             <div class="control"><label for="head">"Head"</label>
-                <select id="head" on:change=set(Box::new(|s, v| s.head = v.parse().unwrap_or(0)))>
-                    {options((0..4).map(|h| (h.to_string(), h.to_string())).collect(), Box::new(move || state.with(|s| s.head.to_string())))}
+                <select id="head" on:change=set(|s, v| s.head = v.parse().unwrap_or(0))>
+                    {move || options(numbered(shape.get().1), move || state.with(|s| s.head.to_string()))}
                 </select></div>
         </div>
         <div class="buttons">
-            <span>"Prompt seed " <strong>{move || state.with(|s| s.seed)}</strong></span>
-            <button id="new-prompt" on:click=move |_| state.update(|s| s.seed = (js_sys::Math::random() * 1e9) as u64)>"New prompt"</button>
+            <span>"Prompt seed " <strong id="prompt-seed">{move || state.with(|s| s.seed)}</strong></span>
+            <button id="new-prompt" on:click=move |_| state.update(|s| { s.seed = (js_sys::Math::random() * 1e9) as u64; s.row = None; })>"New prompt"</button>
         </div>
     }
 }
 
 #[component]
-fn PromptView(state: RwSignal<ModelState>, version: RwSignal<u64>, explained: StoredValue<Option<Rc<Explained>>, LocalStorage>) -> impl IntoView {
+fn PromptView(state: RwSignal<ModelState>, current: Signal<Option<Arc<Explained>>>) -> impl IntoView {
     let view_tokens = move || {
-        version.track();
-        let x = explained.get_value()?;
+        let x = current.get()?;
         let p = &x.prompt;
         let tokens = p.tokens.iter().enumerate().map(|(i, &t)| {
             let class = if p.answer_spans[0].contains(&i) { "tok answer" } else if p.needle_spans.iter().any(|s| s.contains(&i)) { "tok needle" } else if i >= p.context.end { "tok query" } else { "tok" };
@@ -327,8 +418,7 @@ fn PromptView(state: RwSignal<ModelState>, version: RwSignal<u64>, explained: St
         Some(tokens)
     };
     let predictions = move || {
-        version.track();
-        let x = explained.get_value()?;
+        let x = current.get()?;
         let layer = state.with(|s| s.layer);
         let lambda = match x.output.layers.get(layer).map(|l| &l.lambda) {
             Some(LambdaTrace::Scalar(l)) => format!("λ of layer {layer}: {l:.3}"),

@@ -1,0 +1,118 @@
+//! The architecture calculator's config in the URL, and the one rule that typed values
+//! and links both go through: every number from 1 to 1 000 000 (clamped with a
+//! notice), query heads even (DIFF V1 splits them in pairs), KV heads even and dividing
+//! the query heads (V1 halves them too, and grouped-query attention shares each KV head
+//! among a whole number of query heads).
+
+use super::query::read_clamped;
+use crate::core::arch::ArchConfig;
+
+/// Bounds of every number in the calculator.
+pub const RANGE: (usize, usize) = (1, 1_000_000);
+
+/// One knob: its key in the link, its label, and where it lives in the config.
+pub struct Field {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub get: fn(&ArchConfig) -> usize,
+    pub set: fn(&mut ArchConfig, usize),
+}
+
+pub const FIELDS: [Field; 7] = [
+    Field { key: "hidden", label: "Hidden size", get: |c| c.hidden, set: |c, v| c.hidden = v },
+    Field { key: "heads", label: "Query heads (baseline)", get: |c| c.heads, set: |c, v| c.heads = v },
+    Field { key: "head_dim", label: "Head size d", get: |c| c.head_dim, set: |c, v| c.head_dim = v },
+    Field { key: "kv_heads", label: "KV heads (GQA)", get: |c| c.kv_heads, set: |c, v| c.kv_heads = v },
+    Field { key: "layers", label: "Layers", get: |c| c.layers, set: |c, v| c.layers = v },
+    Field { key: "ffn", label: "SwiGLU hidden size", get: |c| c.ffn_hidden, set: |c, v| c.ffn_hidden = v },
+    Field { key: "vocab", label: "Vocabulary", get: |c| c.vocab, set: |c, v| c.vocab = v },
+];
+
+/// Makes the heads consistent; one notice per value it changed.
+fn fix_heads(c: &mut ArchConfig, notices: &mut Vec<String>) {
+    if c.heads % 2 == 1 {
+        let even = if c.heads < RANGE.1 { c.heads + 1 } else { c.heads - 1 };
+        notices.push(format!("heads={} must be even (DIFF V1 splits the query heads in pairs); set to {even}", c.heads));
+        c.heads = even;
+    }
+    if c.kv_heads % 2 == 1 || c.heads % c.kv_heads != 0 {
+        // The largest even divisor of the heads not above the asked value (2 always is one).
+        let fixed = (2..=c.kv_heads.min(c.heads)).rev().find(|k| k % 2 == 0 && c.heads % k == 0).unwrap_or(2);
+        notices.push(format!("kv_heads={} must be even and divide heads ({}); set to {fixed}", c.kv_heads, c.heads));
+        c.kv_heads = fixed;
+    }
+}
+
+/// Sets `key` to the typed or linked `raw` value under the calculator's rule.
+pub fn apply(c: &mut ArchConfig, key: &str, raw: &str, notices: &mut Vec<String>) {
+    let Some(field) = FIELDS.iter().find(|f| f.key == key) else {
+        notices.push(format!("unknown setting `{key}` ignored"));
+        return;
+    };
+    let mut v = (field.get)(c);
+    read_clamped(key, raw, RANGE, &mut v, notices);
+    (field.set)(c, v);
+    fix_heads(c, notices);
+}
+
+/// Reads a link: the default config with the link's values applied, and the notices.
+pub fn from_params(params: &[(String, String)]) -> (ArchConfig, Vec<String>) {
+    let mut c = ArchConfig::default();
+    let mut notices = vec![];
+    for (k, v) in params {
+        let Some(field) = FIELDS.iter().find(|f| f.key == k) else {
+            notices.push(format!("unknown setting `{k}` ignored"));
+            continue;
+        };
+        let mut value = (field.get)(&c);
+        read_clamped(k, v, RANGE, &mut value, &mut notices);
+        (field.set)(&mut c, value);
+    }
+    // Heads are checked once all values are in: a link may list kv_heads before heads.
+    fix_heads(&mut c, &mut notices);
+    (c, notices)
+}
+
+pub fn to_params(c: &ArchConfig) -> Vec<(String, String)> {
+    FIELDS.iter().map(|f| (f.key.to_string(), (f.get)(c).to_string())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::query;
+
+    #[test]
+    fn links_and_typed_values_follow_one_rule() {
+        let c = ArchConfig { kv_heads: 8, layers: 12, ..ArchConfig::default() };
+        assert_eq!(from_params(&to_params(&c)), (c.clone(), vec![]));
+
+        let (linked, link_notes) = from_params(&query::parse("heads=99999999"));
+        let mut typed = ArchConfig::default();
+        let mut typed_notes = vec![];
+        apply(&mut typed, "heads", "99999999", &mut typed_notes);
+        assert_eq!((linked.heads, &link_notes), (typed.heads, &typed_notes), "the same value, the same result and message");
+        assert_eq!(typed.heads, 1_000_000);
+        assert!(typed_notes[0].contains("heads=99999999 is above 1000000; set to 1000000"), "{typed_notes:?}");
+
+        let mut c = ArchConfig::default();
+        let mut notes = vec![];
+        apply(&mut c, "heads", "31", &mut notes);
+        assert_eq!(c.heads, 32);
+        assert!(notes[0].contains("must be even"), "{notes:?}");
+        notes.clear();
+        apply(&mut c, "kv_heads", "5", &mut notes);
+        assert_eq!(c.kv_heads, 4, "the nearest even divisor of 32 below 5");
+        assert!(notes[0].contains("kv_heads=5 must be even and divide heads (32)"), "{notes:?}");
+        notes.clear();
+        apply(&mut c, "heads", "12", &mut notes);
+        assert_eq!((c.heads, c.kv_heads), (12, 4), "4 still divides 12");
+        apply(&mut c, "heads", "10", &mut notes);
+        assert_eq!((c.heads, c.kv_heads), (10, 2));
+        assert!(notes.iter().any(|n| n.contains("kv_heads=4")), "{notes:?}");
+
+        let (c, notes) = from_params(&query::parse("kv_heads=8&heads=48&zzz=1&layers=0&hidden=x"));
+        assert_eq!((c.heads, c.kv_heads, c.layers, c.hidden), (48, 8, 1, 4096), "the order of a link's keys does not matter");
+        assert_eq!(notes.len(), 3, "{notes:?}");
+    }
+}
