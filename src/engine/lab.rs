@@ -1,10 +1,14 @@
 //! The noise-floor lab as the page uses it: one run per problem (N, noise, seed, …),
 //! then cheap queries per λ, so dragging λ never recomputes a softmax.
 
-use crate::core::lab::{self, LabInputs, LabMaps, LabMetrics, LabParams, LambdaSweep, NoiseMassPoint, SnrPoint};
+use crate::core::lab::{self, LabInputs, LabMaps, LambdaSweep};
+/// The lab's numbers as the page shows them (the page reads them through the engine).
+pub use crate::core::lab::{LabMetrics, LabParams, NoiseMassPoint, NoiseSweepPoint, SnrPoint};
+pub use crate::core::lambda::lambda_init_for_depth;
 use crate::gpu::context::GpuContext;
 use crate::gpu::lab::{GpuLab, LambdaReadback};
-use crate::viz::pooling::pool_rows_max_magnitude;
+use crate::core::analysis::max_abs_diff;
+use crate::viz::pooling::{pool_max_magnitude, pool_rows_max_magnitude};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -143,6 +147,36 @@ pub fn unusable_noise(points: &[lab::NoiseSweepPoint]) -> Option<f64> {
     })
 }
 
+/// "Verify GPU against CPU": the largest differences between what the GPU produced (its
+/// maps, and its own λ kernels' pooled difference map and metrics at λ) and the CPU
+/// core's recomputation of the same problem.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verification {
+    /// The largest map difference (tolerance [`Verification::MAP_TOLERANCE`]).
+    pub worst: f64,
+    pub sentence: String,
+}
+
+impl Verification {
+    /// Maps are probabilities computed in f32 on both sides in different orders.
+    pub const MAP_TOLERANCE: f64 = 1e-5;
+
+    pub fn of(run: &LabRun, lambda: f32, px: usize, gpu_pooled: &[f32], gpu_metrics: &LabMetrics) -> Self {
+        let cpu = lab::maps(&run.inputs);
+        let max_abs = |a: &ndarray::Array2<f32>, b: &ndarray::Array2<f32>| max_abs_diff(a, b) as f64;
+        let (d1, d2) = (max_abs(&run.maps.a1, &cpu.a1), max_abs(&run.maps.a2, &cpu.a2));
+        let want = pool_max_magnitude(run.n(), px, |i, j| cpu.a1[[i, j]] - lambda * cpu.a2[[i, j]]);
+        let dd = max_abs_diff(gpu_pooled, &want) as f64;
+        let cm = lab::metrics(&run.inputs, &cpu, lambda);
+        let rel = |g: f64, c: f64| if c == 0.0 { (g - c).abs() } else { ((g - c) / c).abs() };
+        let snr = rel(gpu_metrics.standard.snr, cm.standard.snr).max(rel(gpu_metrics.differential.snr, cm.differential.snr));
+        Self {
+            worst: d1.max(d2).max(dd),
+            sentence: format!("largest |GPU − CPU|: A1 {d1:.1e}, A2 {d2:.1e}, pooled A1 − λ·A2 {dd:.1e}; SNR relative difference {snr:.1e}. Tolerance {:.0e} on maps.", Self::MAP_TOLERANCE),
+        }
+    }
+}
+
 /// The GPU and the lab's resident buffers on it.
 pub struct GpuSession {
     pub ctx: Rc<GpuContext>,
@@ -165,9 +199,43 @@ impl GpuSession {
         Ok(run)
     }
 
+    /// A new problem where the page can run it: on the GPU when there is a session, else
+    /// (or if the GPU refuses it) on the CPU core, with a sentence saying why.
+    pub async fn run_or_cpu(session: Option<&GpuSession>, params: &LabParams) -> (LabRun, Option<String>) {
+        match session {
+            None => (LabRun::compute_cpu(params), None),
+            Some(s) => match s.run(params).await {
+                Ok(run) => (run, None),
+                Err(e) => (LabRun::compute_cpu(params), Some(format!("This problem runs on the CPU: {e}."))),
+            },
+        }
+    }
+
     /// Starts a λ-only update on the resident maps; await `.read(ctx, n_signal)`.
     /// Keep one in flight at a time (they share a staging buffer).
     pub fn lambda_update(&self, lambda: f32, px: usize) -> Result<LambdaReadback, String> {
         self.lab.borrow().lambda_update(&self.ctx, lambda, px)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verification_reports_the_largest_difference_and_passes_an_exact_match() {
+        let params = LabParams { n: 48, ..LabParams::default() };
+        let (run, note) = pollster::block_on(GpuSession::run_or_cpu(None, &params));
+        assert!(note.is_none() && !run.on_gpu, "without a GPU session the CPU core runs it, silently");
+        let (l, px) = (0.8, 16);
+        let pooled = run.pooled(MapKind::Diff, l, px);
+        let exact = Verification::of(&run, l, px, &pooled, &run.metrics(l));
+        assert!(exact.worst <= 1e-7, "{exact:?}");
+        assert!(exact.sentence.contains("Tolerance 1e-5 on maps"), "{}", exact.sentence);
+        let mut off = pooled.clone();
+        off[5] += 3e-4;
+        let wrong = Verification::of(&run, l, px, &off, &run.metrics(l));
+        assert!((wrong.worst - 3e-4).abs() < 1e-6, "{wrong:?}");
+        assert!(wrong.worst > Verification::MAP_TOLERANCE);
     }
 }

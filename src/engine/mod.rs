@@ -2,4 +2,5 @@
 //! path (CPU core or GPU) runs it. The pages hold no math; this module holds no UI.
 
 pub mod lab;
+pub mod lab_charts;
 pub mod model;

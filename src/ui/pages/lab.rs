@@ -8,11 +8,8 @@ use super::super::components::readout::{readable, Readout};
 use super::super::components::slider::Slider;
 use super::super::components::notice::{NoticeBar, StateNotes};
 use super::super::route::{self, Page, Route, Router};
-use crate::core::lab::{LabMetrics, NoiseMassPoint, NoiseSweepPoint, SnrPoint};
-use crate::core::analysis::max_abs_diff;
-use crate::core::lambda::lambda_init_for_depth;
-use crate::core::lab;
-use crate::engine::lab::{self as engine, GpuSession, LabRun, MapKind, LAMBDA_RANGE};
+use crate::engine::lab::{self as engine, lambda_init_for_depth, GpuSession, LabMetrics, LabParams, LabRun, MapKind, NoiseMassPoint, NoiseSweepPoint, SnrPoint, Verification, LAMBDA_RANGE};
+use crate::engine::lab_charts::{SlowCharts, Step};
 use crate::state::lab_state::{bounds, LabState};
 use crate::viz::colormap::{Contrast, Scale};
 use crate::viz::pooling::pooled_size;
@@ -112,210 +109,194 @@ fn linked_state(router: Router) -> (RwSignal<LabState>, StateNotes<LabState>, Rw
     (state, notes, lambda_committed)
 }
 
+/// The problem on screen, how it got there, and the one being computed. The maps live
+/// outside the reactive graph (large, and not `Sync`-shared); `version` tells dependants
+/// that a new run is in place.
+#[derive(Clone, Copy)]
+struct Runs {
+    run: StoredValue<Option<LabRun>, LocalStorage>,
+    version: RwSignal<u64>,
+    /// The sequence length of a problem being computed, while the maps show an older one.
+    pending: RwSignal<Option<usize>>,
+    computed_on: RwSignal<String>,
+    gpu_note: RwSignal<Option<String>>,
+    timing: RwSignal<Timing>,
+    /// Exists while the WebGPU path is active (a lost device drops it).
+    session: StoredValue<Option<Rc<GpuSession>>, LocalStorage>,
+}
+
+impl Runs {
+    /// Computes a new problem whenever the state's problem (not λ) or the backend changes:
+    /// on the GPU when there is one (maps read back once), else the CPU. A newer request
+    /// makes an older one's result be dropped.
+    fn follow(problem: Memo<LabParams>, backend: RwSignal<Backend>) -> Self {
+        let runs = Runs {
+            run: StoredValue::new_local(None),
+            version: RwSignal::new(0),
+            pending: RwSignal::new(None),
+            computed_on: RwSignal::new(String::new()),
+            gpu_note: RwSignal::new(None),
+            timing: RwSignal::new(Timing::default()),
+            session: StoredValue::new_local(None),
+        };
+        let latest = StoredValue::new(0u64);
+        Effect::new(move |_| {
+            let params = problem.get();
+            let session = runs.session_for(backend);
+            latest.update_value(|g| *g += 1);
+            let mine = latest.get_value();
+            let t0 = now_ms();
+            runs.pending.set(Some(params.n));
+            leptos::task::spawn_local(async move {
+                // On the CPU the problem blocks the page while it computes: let the
+                // browser paint "computing…" first.
+                if session.is_none() {
+                    after_next_paint().await;
+                }
+                if latest.try_get_value() != Some(mine) {
+                    return;
+                }
+                let (computed, note) = GpuSession::run_or_cpu(session.as_deref(), &params).await;
+                if latest.try_get_value() != Some(mine) {
+                    return;
+                }
+                runs.put(computed, note, now_ms() - t0);
+            });
+        });
+        runs
+    }
+
+    /// The GPU session for the backend, made once per GPU device.
+    fn session_for(self, backend: RwSignal<Backend>) -> Option<Rc<GpuSession>> {
+        let ctx = backend.with(|b| matches!(b, Backend::WebGpu { .. })).then(backend::gpu).flatten();
+        match ctx {
+            None => self.session.set_value(None),
+            Some(ctx) if self.session.with_value(|s| s.as_ref().is_none_or(|s| !Rc::ptr_eq(&s.ctx, &ctx))) => self.session.set_value(Some(Rc::new(GpuSession::new(ctx)))),
+            Some(_) => {}
+        }
+        self.session.get_value()
+    }
+
+    fn put(self, computed: LabRun, note: Option<String>, ms: f64) {
+        let label = if computed.on_gpu { "WebGPU" } else { "CPU (WebAssembly)" };
+        let _ = self.run.try_set_value(Some(computed));
+        self.gpu_note.try_set(note);
+        self.computed_on.try_set(label.into());
+        self.pending.try_set(None);
+        self.version.try_update(|v| *v += 1);
+        self.timing.try_update(|t| t.problem_ms = ms);
+    }
+
+    /// Reads the run on screen (tracked: reruns when a new one is in place).
+    fn with<T>(self, f: impl FnOnce(&LabRun) -> T) -> Option<T> {
+        self.version.track();
+        self.run.with_value(|r| r.as_ref().map(f))
+    }
+}
+
+/// What the maps show for the run on screen at the current λ and colour scale.
+#[derive(Clone, Copy)]
+struct Pictures {
+    /// N and the pooled side of the run on screen (not of the state being computed).
+    n: Memo<usize>,
+    px: Memo<usize>,
+    signal_keys: Memo<Vec<usize>>,
+    a1: Signal<Option<PooledMap>>,
+    a2: Signal<Option<PooledMap>>,
+    diff: Signal<Option<PooledMap>>,
+    metrics: RwSignal<LabMetrics>,
+}
+
+impl Pictures {
+    fn of(runs: Runs, lambda: Memo<f32>, contrast: RwSignal<Contrast>) -> Self {
+        let n = Memo::new(move |_| runs.with(|r| r.n()).unwrap_or(0));
+        let px = Memo::new(move |_| pooled_size(n.get().max(1), MAX_PX));
+        let signal_keys = Memo::new(move |_| runs.with(|r| r.inputs.signal_keys.clone()).unwrap_or_default());
+        // A1 and A2 share one scale so they can be compared; the difference uses the same
+        // magnitude on a diverging scale, so "white" means "cancelled".
+        let softmax = Memo::new(move |_| {
+            let r = px.get();
+            runs.with(|run| (Arc::new(run.pooled(MapKind::A1, 0.0, r)), Arc::new(run.pooled(MapKind::A2, 0.0, r))))
+        });
+        let vmax = Memo::new(move |_| softmax.with(|p| p.as_ref().map(|(a, b)| a.iter().chain(b.iter()).fold(0.0f32, |m, v| m.max(*v))).unwrap_or(1.0)));
+        let scale = move |diverging| Scale { diverging, vmax: vmax.get(), contrast: contrast.get() };
+        let a1 = Signal::derive(move || softmax.with(|p| p.as_ref().map(|(a, _)| PooledMap { r: px.get(), values: a.clone(), scale: scale(false) })));
+        let a2 = Signal::derive(move || softmax.with(|p| p.as_ref().map(|(_, b)| PooledMap { r: px.get(), values: b.clone(), scale: scale(false) })));
+
+        // Moving λ: the softmaxes stay; only the combine, the pooling and the sums rerun,
+        // on both paths on the host copies of the maps: a GPU round trip (submit, then an
+        // awaited buffer mapping) costs at least a frame in Chromium (README,
+        // "Performance"). The GPU's own λ kernels still run for "Verify GPU against CPU".
+        let diff_values = RwSignal::new(None::<(usize, Arc<Vec<f32>>)>);
+        let metrics = RwSignal::new(LabMetrics::default());
+        Effect::new(move |_| {
+            let (l, r) = (lambda.get(), px.get());
+            let t0 = now_ms();
+            if let Some((pooled, m)) = runs.with(|run| (run.pooled(MapKind::Diff, l, r), run.metrics(l))) {
+                diff_values.set(Some((r, Arc::new(pooled))));
+                metrics.set(m);
+            }
+            runs.timing.update(|t| t.lambda_ms = now_ms() - t0);
+        });
+        let diff = Signal::derive(move || diff_values.get().map(|(r, values)| PooledMap { r, values, scale: scale(true) }));
+        Pictures { n, px, signal_keys, a1, a2, diff, metrics }
+    }
+}
+
+/// The slow charts' points, computed one small step at a time between paints, restarted
+/// when a new problem is on screen or the committed λ changes. They wait for the
+/// problem's own run: started with the request, they would take CPU time from it (on a
+/// software GPU adapter, from the GPU itself).
+fn slow_charts(runs: Runs, lambda_committed: RwSignal<f32>) -> (RwSignal<Vec<NoiseSweepPoint>>, RwSignal<Vec<NoiseMassPoint>>) {
+    let noise_points = RwSignal::new(Vec::<NoiseSweepPoint>::new());
+    let mass_points = RwSignal::new(Vec::<NoiseMassPoint>::new());
+    let latest = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let l = lambda_committed.get();
+        let Some(mut job) = runs.with(|r| SlowCharts::new(&r.params, l)) else { return };
+        latest.update_value(|g| *g += 1);
+        let mine = latest.get_value();
+        noise_points.set(vec![]);
+        mass_points.set(vec![]);
+        leptos::task::spawn_local(async move {
+            loop {
+                yield_to_browser().await;
+                // The page may be gone by now (try_: its values are disposed).
+                if latest.try_get_value() != Some(mine) {
+                    return;
+                }
+                let t0 = now_ms();
+                while now_ms() - t0 < CHART_SLICE_MS {
+                    match job.step(CHART_ROWS_PER_STEP) {
+                        Step::Working => {}
+                        Step::Masses(m) => {
+                            mass_points.try_set(m);
+                            break;
+                        }
+                        Step::Noise(p) => {
+                            noise_points.try_update(|v| v.push(p));
+                            break;
+                        }
+                        Step::Done => return,
+                    }
+                }
+            }
+        });
+    });
+    (noise_points, mass_points)
+}
+
 #[component]
 pub fn LabPage(backend: RwSignal<Backend>) -> impl IntoView {
     let (state, notes, lambda_committed) = linked_state(Router::get());
-    let contrast = RwSignal::new(Contrast::Sqrt);
-    let hover = RwSignal::new(None::<Hover>);
-    let timing = RwSignal::new(Timing::default());
-    // The maps live outside the reactive graph (large, and not `Sync`-shared);
-    // `version` tells dependants that a new run is in place.
-    let run = StoredValue::new_local(None::<LabRun>);
-    let version = RwSignal::new(0u64);
-
     let problem = Memo::new(move |_| state.with(|s| s.lab_params()));
     let lambda = Memo::new(move |_| state.with(|s| s.lambda));
-    // `lambda_committed`: λ as of the last release of the slider; the slow charts follow it.
-    // The sequence length of a problem being computed, while the maps show an older one.
-    let pending = RwSignal::new(None::<usize>);
-
-    // The GPU session exists while the WebGPU path is active (a lost device drops it).
-    let session = StoredValue::new_local(None::<Rc<GpuSession>>);
-    let gpu_note = RwSignal::new(None::<String>);
-    let computed_on = RwSignal::new(String::new());
-    let problem_generation = StoredValue::new(0u64);
-
-    // A new problem: on the GPU when there is one (maps read back once), else the CPU.
-    Effect::new(move |_| {
-        let params = problem.get();
-        let gpu = backend.with(|b| matches!(b, Backend::WebGpu { .. })).then(backend::gpu).flatten();
-        let sess = match gpu {
-            None => {
-                session.set_value(None);
-                None
-            }
-            Some(ctx) => {
-                if session.with_value(|s| s.as_ref().is_none_or(|s| !Rc::ptr_eq(&s.ctx, &ctx))) {
-                    session.set_value(Some(Rc::new(GpuSession::new(ctx))));
-                }
-                session.get_value()
-            }
-        };
-        problem_generation.update_value(|g| *g += 1);
-        let mine = problem_generation.get_value();
-        let t0 = now_ms();
-        pending.set(Some(params.n));
-        let Some(sess) = sess else {
-            // On the CPU the problem blocks the page while it computes: let the browser
-            // paint "computing…" first.
-            leptos::task::spawn_local(async move {
-                after_next_paint().await;
-                if problem_generation.try_get_value() != Some(mine) {
-                    return;
-                }
-                let _ = run.try_set_value(Some(LabRun::compute_cpu(&params)));
-                computed_on.try_set("CPU (WebAssembly)".into());
-                pending.try_set(None);
-                version.try_update(|v| *v += 1);
-                timing.try_update(|t| t.problem_ms = now_ms() - t0);
-            });
-            return;
-        };
-        leptos::task::spawn_local(async move {
-            let result = sess.run(&params).await;
-            if problem_generation.try_get_value() != Some(mine) {
-                return;
-            }
-            pending.try_set(None);
-            let computed = match result {
-                Ok(r) => {
-                    gpu_note.try_set(None);
-                    r
-                }
-                Err(e) => {
-                    gpu_note.try_set(Some(format!("This problem runs on the CPU: {e}.")));
-                    LabRun::compute_cpu(&params)
-                }
-            };
-            let label = if computed.on_gpu { "WebGPU" } else { "CPU (WebAssembly)" };
-            let _ = run.try_set_value(Some(computed));
-            computed_on.try_set(label.into());
-            version.try_update(|v| *v += 1);
-            timing.try_update(|t| t.problem_ms = now_ms() - t0);
-        });
-    });
-
-    // Everything drawn under the maps describes the run on screen, not the state a new
-    // run is being computed for.
-    let n = Memo::new(move |_| {
-        version.track();
-        run.with_value(|r| r.as_ref().map_or(0, |r| r.n()))
-    });
-    let px = Memo::new(move |_| pooled_size(n.get().max(1), MAX_PX));
-    let signal_keys = Memo::new(move |_| {
-        version.track();
-        run.with_value(|r| r.as_ref().map(|r| r.inputs.signal_keys.clone()).unwrap_or_default())
-    });
-
-    // A1 and A2 share one scale so they can be compared; the difference uses the same
-    // magnitude on a diverging scale, so "white" means "cancelled".
-    let pooled_softmax = Memo::new(move |_| {
-        version.track();
-        let r = px.get();
-        run.with_value(|run| run.as_ref().map(|run| (Arc::new(run.pooled(MapKind::A1, 0.0, r)), Arc::new(run.pooled(MapKind::A2, 0.0, r)))))
-    });
-    let vmax = Memo::new(move |_| {
-        pooled_softmax.with(|p| p.as_ref().map(|(a, b)| a.iter().chain(b.iter()).fold(0.0f32, |m, v| m.max(*v))).unwrap_or(1.0))
-    });
-    let sequential = move || Scale { diverging: false, vmax: vmax.get(), contrast: contrast.get() };
-    let map_a1 = Signal::derive(move || pooled_softmax.with(|p| p.as_ref().map(|(a, _)| PooledMap { r: px.get(), values: a.clone(), scale: sequential() })));
-    let map_a2 = Signal::derive(move || pooled_softmax.with(|p| p.as_ref().map(|(_, b)| PooledMap { r: px.get(), values: b.clone(), scale: sequential() })));
-
-    // Moving λ: the softmaxes stay; only the combine, the pooling and the sums rerun.
-    // Both paths do this on the host copies of the maps (the GPU path reads them back
-    // once per problem for the tooltip, the row chart and Verify): pooling 1024² entries
-    // takes ≈2.4 ms in wasm and the sums come from the λ sweep in microseconds, while a GPU
-    // round trip (submit, then an awaited buffer mapping) costs at least a frame in
-    // Chromium and ≈21 ms on SwiftShader (README, "Performance"). The GPU's own
-    // λ kernels still run for "Verify GPU against CPU".
-    let diff_values = RwSignal::new(None::<(usize, Arc<Vec<f32>>)>);
-    let metrics = RwSignal::new(LabMetrics::default());
-    Effect::new(move |_| {
-        version.track();
-        let (l, r) = (lambda.get(), px.get());
-        let t0 = now_ms();
-        run.with_value(|run| {
-            if let Some(run) = run {
-                diff_values.set(Some((r, Arc::new(run.pooled(MapKind::Diff, l, r)))));
-                metrics.set(run.metrics(l));
-            }
-        });
-        timing.update(|t| t.lambda_ms = now_ms() - t0);
-    });
-    let map_diff = Signal::derive(move || {
-        diff_values.get().map(|(r, values)| PooledMap { r, values, scale: Scale { diverging: true, vmax: vmax.get(), contrast: contrast.get() } })
-    });
-
-    let lambda_curve = Memo::new(move |_| {
-        version.track();
-        run.with_value(|run| run.as_ref().map(|run| run.lambda_curve(121)))
-    });
-
-    // Slow charts: one point at a time, yielding to the browser, restarted when a new
-    // problem is on screen or the committed λ changes (a newer request makes older ones
-    // stop). They wait for the problem's own run: started with the request, they would
-    // take CPU time from it (on a software GPU adapter, from the GPU itself).
-    let noise_points = RwSignal::new(Vec::<NoiseSweepPoint>::new());
-    let mass_points = RwSignal::new(Vec::<NoiseMassPoint>::new());
-    let generation = StoredValue::new(0u64);
-    Effect::new(move |_| {
-        version.track();
-        let l = lambda_committed.get();
-        let Some(params) = run.with_value(|r| r.as_ref().map(|r| r.params.clone())) else { return };
-        generation.update_value(|g| *g += 1);
-        let mine = generation.get_value();
-        noise_points.set(vec![]);
-        mass_points.set(vec![]);
-        // The page may be gone by the time a slice runs (try_: its values are disposed).
-        let stale = move || generation.try_get_value() != Some(mine);
-        leptos::task::spawn_local(async move {
-            let mut masses = Vec::new();
-            for n in engine::context_lengths() {
-                yield_to_browser().await;
-                if stale() {
-                    return;
-                }
-                masses.push(engine::noise_mass_point(&params, l, n));
-            }
-            mass_points.try_set(masses);
-            for sigma in engine::noise_grid() {
-                let mut point = engine::noise_point(&params, l, sigma);
-                loop {
-                    yield_to_browser().await;
-                    if stale() {
-                        return;
-                    }
-                    let t0 = now_ms();
-                    let mut more = true;
-                    while more && now_ms() - t0 < CHART_SLICE_MS {
-                        more = point.advance(CHART_ROWS_PER_STEP);
-                    }
-                    if !more {
-                        break;
-                    }
-                }
-                noise_points.try_update(|v| v.push(NoiseSweepPoint::new(sigma, &point.finish())));
-            }
-        });
-    });
-
-    let pick_row = Callback::new(move |i: usize| state.update(|s| s.row = Some(i)));
-
-    let tooltip = move || {
-        let h = hover.get()?;
-        let l = lambda.get();
-        version.track();
-        let text = run.with_value(|run| {
-            let run = run.as_ref()?;
-            (h.i < run.n() && h.j < run.n()).then(|| {
-                let v = |k| readable(run.value(k, l, h.i, h.j) as f64);
-                let tag = if run.inputs.signal_keys.contains(&h.j) { "  (signal key)" } else { "" };
-                format!("query i = {}, key j = {}{tag}\nA1 = {}\nA2 = {}\nA1 − λ·A2 = {}", h.i, h.j, v(MapKind::A1), v(MapKind::A2), v(MapKind::Diff))
-            })
-        })?;
-        Some(view! { <div class="tooltip" id="map-tooltip" style=h.tooltip_style()>{text}</div> })
-    };
-
+    let contrast = RwSignal::new(Contrast::Sqrt);
+    let runs = Runs::follow(problem, backend);
+    let pictures = Pictures::of(runs, lambda, contrast);
+    let (noise_points, mass_points) = slow_charts(runs, lambda_committed);
+    let Runs { pending, gpu_note, computed_on, timing, .. } = runs;
+    let n = pictures.n;
     view! {
         <section class="page lab">
             <h2>"Noise-floor lab"</h2>
@@ -326,60 +307,95 @@ pub fn LabPage(backend: RwSignal<Backend>) -> impl IntoView {
                 0 => format!("Computing the maps for N = {want}…"),
                 have => format!("Computing new maps for N = {want}… Until they are ready, the maps below show the previous settings (N = {have})."),
             })}</p>
-            <div class="maps" class:stale=move || pending.get().is_some() aria-busy=move || pending.get().is_some().to_string() data-n=move || n.get()>
-                <Heatmap id="map-a1" title="A1 = softmax(Q1·K1ᵀ/√d)" explain="Standard attention. The ticked columns are the signal keys, as bright as the signal strength makes them; the speckle everywhere else is weight lost to noise."
-                    map=map_a1 n signal_keys hover on_pick=pick_row />
-                <Heatmap id="map-a2" title="A2 = softmax(Q2·K2ᵀ/√d)" explain="The second branch sees no signal, only noise, of which the “shared” share is the same as A1's. It measures the noise floor."
-                    map=map_a2 n signal_keys hover on_pick=pick_row />
-                <Heatmap id="map-diff" title="A1 − λ·A2" explain="Blue is negative, red positive, white zero. Where the noise was shared it cancels to white; the signal columns stay. Set λ to 0: the difference is just A1."
-                    map=map_diff n signal_keys hover on_pick=pick_row />
-            </div>
-            {tooltip}
-            <p class="axis-note" id="pooling-note">{move || {
-                let (n, r) = (n.get(), px.get());
-                if n > r { format!("{n} × {n} maps shown at {r} × {r} pixels: each pixel shows the largest-magnitude entry of its block (max-magnitude pooling), so single spikes stay visible.") }
-                else { format!("{n} × {n} maps: every entry is drawn as one cell, nothing is pooled.") }
-            }}</p>
-            <div class="buttons">
-                <label for="contrast">"Colour scale"</label>
-                <select id="contrast" on:change=move |ev| {
-                    let v = event_target_value(&ev);
-                    if let Some(c) = Contrast::ALL.into_iter().find(|c| c.name() == v) { contrast.set(c) }
-                }>
-                    {Contrast::ALL.into_iter().map(|c| view! { <option value=c.name() selected=move || contrast.get() == c>{c.name()}</option> }).collect_view()}
-                </select>
-                <span class="axis-note">"Square root and log make the faint noise floor visible; linear shows true proportions."</span>
-            </div>
+            <LabMaps state runs pictures lambda contrast />
             <Show when=move || gpu_note.with(|n| n.is_some())>
                 <p class="notice" id="gpu-note" role="status">{move || gpu_note.get().unwrap_or_default()}</p>
             </Show>
-            <Readouts metrics computed_on timing />
+            <Readouts metrics=pictures.metrics computed_on timing />
             <details class="dev" id="lab-dev">
                 <summary>"For developers: checking the GPU"</summary>
                 <p class="explain">"On the WebGPU path the maps are computed on the GPU; this recomputes them on the CPU and compares, together with the GPU's own λ kernels."</p>
-                <Verify run version lambda px session />
+                <Verify runs lambda px=pictures.px />
             </details>
-            <RowChart state run version lambda />
-            <div class="charts">
-                <figure class="panel">
-                    <Chart id="chart-lambda" label="SNR of differential attention against λ" spec=Signal::derive(move || lambda_chart(lambda_curve.get()))
-                        overlay=Signal::derive(move || Some(lambda_marker(lambda.get(), metrics.get()))) />
-                    <figcaption class="explain">"Signal-to-noise ratio of A1 − λ·A2 as λ varies (log scale). At λ = 0 it is standard attention; too large a λ subtracts the signal too. The best λ cancels as much shared noise as possible."</figcaption>
-                </figure>
-                <figure class="panel">
-                    <Chart id="chart-noise" label="SNR against noise amplitude" spec=Signal::derive(move || noise_chart(&noise_points.get(), lambda_committed.get())) empty="Computing the first noise level…" />
-                    <p class="axis-note" id="noise-progress" data-points=move || noise_points.with(|p| p.len())>{move || {
-                        let (done, all) = (noise_points.with(|p| p.len()), engine::noise_grid().len());
-                        if done < all { format!("Computing noise level {} of {all} (each one a whole problem)…", done + 1) } else { format!("{all} noise levels, σ from 0 to 6.") }
-                    }}</p>
-                    <figcaption class="explain">"As the noise grows, standard attention's SNR falls until a signal key gets less than twice the weight of an average noise key: there it stops being usable. Differential attention holds on longer when the noise is shared."</figcaption>
-                </figure>
-                <figure class="panel">
-                    <Chart id="chart-context" label="Noise mass of one query against context length" spec=Signal::derive(move || context_chart(&mass_points.get())) empty="Computing the noise mass at eight context lengths…" />
-                    <figcaption class="explain">"The total weight one query puts on noise keys, from 1k to 128k keys (log axis). Each noise key gets almost nothing, but they add up: 0.0001% per key over 128 000 keys is 12.8% (0.001% would be 128%, impossible, since a softmax row sums to 1). The differential curve adds up |weight| of A1 − λ·A2: its rows sum to 1 − λ but hold positive and negative weights, so its total can exceed 1."</figcaption>
-                </figure>
-            </div>
+            <RowChart state runs lambda />
+            <LabCharts runs lambda lambda_committed metrics=pictures.metrics noise_points mass_points />
         </section>
+    }
+}
+
+/// The three maps, their tooltip, and what the pooling and the colour scale do.
+#[component]
+fn LabMaps(state: RwSignal<LabState>, runs: Runs, pictures: Pictures, lambda: Memo<f32>, contrast: RwSignal<Contrast>) -> impl IntoView {
+    let Pictures { n, px, signal_keys, .. } = pictures;
+    let hover = RwSignal::new(None::<Hover>);
+    let pick_row = Callback::new(move |i: usize| state.update(|s| s.row = Some(i)));
+    let tooltip = move || {
+        let h = hover.get()?;
+        let l = lambda.get();
+        let text = runs
+            .with(|run| {
+                (h.i < run.n() && h.j < run.n()).then(|| {
+                    let v = |k| readable(run.value(k, l, h.i, h.j) as f64);
+                    let tag = if run.inputs.signal_keys.contains(&h.j) { "  (signal key)" } else { "" };
+                    format!("query i = {}, key j = {}{tag}\nA1 = {}\nA2 = {}\nA1 − λ·A2 = {}", h.i, h.j, v(MapKind::A1), v(MapKind::A2), v(MapKind::Diff))
+                })
+            })
+            .flatten()?;
+        Some(view! { <div class="tooltip" id="map-tooltip" style=h.tooltip_style()>{text}</div> })
+    };
+    let pending = runs.pending;
+    view! {
+        <div class="maps" class:stale=move || pending.get().is_some() aria-busy=move || pending.get().is_some().to_string() data-n=move || n.get()>
+            <Heatmap id="map-a1" title="A1 = softmax(Q1·K1ᵀ/√d)" explain="Standard attention. The ticked columns are the signal keys, as bright as the signal strength makes them; the speckle everywhere else is weight lost to noise."
+                map=pictures.a1 n signal_keys hover on_pick=pick_row />
+            <Heatmap id="map-a2" title="A2 = softmax(Q2·K2ᵀ/√d)" explain="The second branch sees no signal, only noise, of which the “shared” share is the same as A1's. It measures the noise floor."
+                map=pictures.a2 n signal_keys hover on_pick=pick_row />
+            <Heatmap id="map-diff" title="A1 − λ·A2" explain="Blue is negative, red positive, white zero. Where the noise was shared it cancels to white; the signal columns stay. Set λ to 0: the difference is just A1."
+                map=pictures.diff n signal_keys hover on_pick=pick_row />
+        </div>
+        {tooltip}
+        <p class="axis-note" id="pooling-note">{move || {
+            let (n, r) = (n.get(), px.get());
+            if n > r { format!("{n} × {n} maps shown at {r} × {r} pixels: each pixel shows the largest-magnitude entry of its block (max-magnitude pooling), so single spikes stay visible.") }
+            else { format!("{n} × {n} maps: every entry is drawn as one cell, nothing is pooled.") }
+        }}</p>
+        <div class="buttons">
+            <label for="contrast">"Colour scale"</label>
+            <select id="contrast" on:change=move |ev| {
+                let v = event_target_value(&ev);
+                if let Some(c) = Contrast::ALL.into_iter().find(|c| c.name() == v) { contrast.set(c) }
+            }>
+                {Contrast::ALL.into_iter().map(|c| view! { <option value=c.name() selected=move || contrast.get() == c>{c.name()}</option> }).collect_view()}
+            </select>
+            <span class="axis-note">"Square root and log make the faint noise floor visible; linear shows true proportions."</span>
+        </div>
+    }
+}
+
+/// SNR against λ, against the noise amplitude, and the noise mass against context length.
+#[component]
+fn LabCharts(runs: Runs, lambda: Memo<f32>, lambda_committed: RwSignal<f32>, metrics: RwSignal<LabMetrics>, noise_points: RwSignal<Vec<NoiseSweepPoint>>, mass_points: RwSignal<Vec<NoiseMassPoint>>) -> impl IntoView {
+    let lambda_curve = Memo::new(move |_| runs.with(|run| run.lambda_curve(121)));
+    view! {
+        <div class="charts">
+            <figure class="panel">
+                <Chart id="chart-lambda" label="SNR of differential attention against λ" spec=Signal::derive(move || lambda_chart(lambda_curve.get()))
+                    overlay=Signal::derive(move || Some(lambda_marker(lambda.get(), metrics.get()))) />
+                <figcaption class="explain">"Signal-to-noise ratio of A1 − λ·A2 as λ varies (log scale). At λ = 0 it is standard attention; too large a λ subtracts the signal too. The best λ cancels as much shared noise as possible."</figcaption>
+            </figure>
+            <figure class="panel">
+                <Chart id="chart-noise" label="SNR against noise amplitude" spec=Signal::derive(move || noise_chart(&noise_points.get(), lambda_committed.get())) empty="Computing the first noise level…" />
+                <p class="axis-note" id="noise-progress" data-points=move || noise_points.with(|p| p.len())>{move || {
+                    let (done, all) = (noise_points.with(|p| p.len()), engine::noise_grid().len());
+                    if done < all { format!("Computing noise level {} of {all} (each one a whole problem)…", done + 1) } else { format!("{all} noise levels, σ from 0 to 6.") }
+                }}</p>
+                <figcaption class="explain">"As the noise grows, standard attention's SNR falls until a signal key gets less than twice the weight of an average noise key: there it stops being usable. Differential attention holds on longer when the noise is shared."</figcaption>
+            </figure>
+            <figure class="panel">
+                <Chart id="chart-context" label="Noise mass of one query against context length" spec=Signal::derive(move || context_chart(&mass_points.get())) empty="Computing the noise mass at eight context lengths…" />
+                <figcaption class="explain">"The total weight one query puts on noise keys, from 1k to 128k keys (log axis). Each noise key gets almost nothing, but they add up: 0.0001% per key over 128 000 keys is 12.8% (0.001% would be 128%, impossible, since a softmax row sums to 1). The differential curve adds up |weight| of A1 − λ·A2: its rows sum to 1 − λ but hold positive and negative weights, so its total can exceed 1."</figcaption>
+            </figure>
+        </div>
     }
 }
 
@@ -387,56 +403,38 @@ pub fn LabPage(backend: RwSignal<Backend>) -> impl IntoView {
 /// produces: the maps it computed, and its own λ kernels (the fused combine + pooling and
 /// the metric reductions) run once on its resident maps at the current λ.
 #[component]
-fn Verify(run: StoredValue<Option<LabRun>, LocalStorage>, version: RwSignal<u64>, lambda: Memo<f32>, px: Memo<usize>, session: StoredValue<Option<Rc<GpuSession>>, LocalStorage>) -> impl IntoView {
-    let on_gpu = Memo::new(move |_| {
-        version.track();
-        run.with_value(|r| r.as_ref().is_some_and(|r| r.on_gpu))
-    });
-    let result = RwSignal::new(None::<(f64, String)>);
+fn Verify(runs: Runs, lambda: Memo<f32>, px: Memo<usize>) -> impl IntoView {
+    let on_gpu = Memo::new(move |_| runs.with(|r| r.on_gpu).unwrap_or(false));
+    let result = RwSignal::new(None::<Verification>);
     let verify = move |_| {
-        let (l, r, mine) = (lambda.get_untracked(), px.get_untracked(), version.get_untracked());
-        let (Some(sess), Some(n_signal)) = (session.get_value(), run.with_value(|run| run.as_ref().map(|r| r.inputs.signal_keys.len()))) else { return };
+        let (l, r, mine) = (lambda.get_untracked(), px.get_untracked(), runs.version.get_untracked());
+        let (Some(sess), Some(n_signal)) = (runs.session.get_value(), runs.run.with_value(|run| run.as_ref().map(|r| r.inputs.signal_keys.len()))) else { return };
         result.set(None);
         leptos::task::spawn_local(async move {
             let gpu = match sess.lambda_update(l, r) {
                 Ok(readback) => readback.read(&sess.ctx, n_signal).await,
                 Err(e) => Err(e),
             };
-            if version.try_get_untracked() != Some(mine) {
+            if runs.version.try_get_untracked() != Some(mine) {
                 return; // a newer problem replaced the one on the GPU: its result means nothing
             }
             let outcome = match gpu {
-                Err(e) => Some((f64::INFINITY, format!("The GPU check failed: {e}."))),
-                Ok((pooled, gpu_metrics)) => run.try_with_value(|run| run.as_ref().map(|run| compare(run, l, r, &pooled, &gpu_metrics))).flatten(),
+                Err(e) => Some(Verification { worst: f64::INFINITY, sentence: format!("The GPU check failed: {e}.") }),
+                Ok((pooled, gpu_metrics)) => runs.run.try_with_value(|run| run.as_ref().map(|run| Verification::of(run, l, r, &pooled, &gpu_metrics))).flatten(),
             };
             result.try_set(outcome);
         });
     };
     view! {
-        <Show when=move || on_gpu.get()>
+        <Show when=move || on_gpu.get() fallback=|| view! { <p class="axis-note">"This problem was computed on the CPU, so there is no GPU result to compare."</p> }>
             <div class="buttons">
                 <button id="verify" on:click=verify>"Verify GPU against CPU"</button>
-                <span class="axis-note" id="verify-result" data-max-abs=move || result.get().map(|r| r.0.to_string()).unwrap_or_default()>
-                    {move || result.get().map(|r| r.1).unwrap_or_default()}
+                <span class="axis-note" id="verify-result" data-max-abs=move || result.get().map(|r| r.worst.to_string()).unwrap_or_default()>
+                    {move || result.get().map(|r| r.sentence).unwrap_or_default()}
                 </span>
             </div>
         </Show>
     }
-}
-
-/// The largest differences between the GPU's results and a CPU recomputation, and a
-/// sentence for the page.
-fn compare(run: &LabRun, l: f32, r: usize, gpu_pooled: &[f32], gpu_metrics: &LabMetrics) -> (f64, String) {
-    let cpu = lab::maps(&run.inputs);
-    let max_abs = |a: &ndarray::Array2<f32>, b: &ndarray::Array2<f32>| max_abs_diff(a, b) as f64;
-    let (d1, d2) = (max_abs(&run.maps.a1, &cpu.a1), max_abs(&run.maps.a2, &cpu.a2));
-    let want = crate::viz::pooling::pool_max_magnitude(run.n(), r, |i, j| cpu.a1[[i, j]] - l * cpu.a2[[i, j]]);
-    let dd = max_abs_diff(gpu_pooled, &want) as f64;
-    let cm = lab::metrics(&run.inputs, &cpu, l);
-    let rel = |g: f64, c: f64| if c == 0.0 { (g - c).abs() } else { ((g - c) / c).abs() };
-    let snr = rel(gpu_metrics.standard.snr, cm.standard.snr).max(rel(gpu_metrics.differential.snr, cm.differential.snr));
-    let worst = d1.max(d2).max(dd);
-    (worst, format!("largest |GPU − CPU|: A1 {d1:.1e}, A2 {d2:.1e}, pooled A1 − λ·A2 {dd:.1e}; SNR relative difference {snr:.1e}. Tolerance 1e-5 on maps."))
 }
 
 #[component]
@@ -531,16 +529,15 @@ fn Readouts(metrics: RwSignal<LabMetrics>, computed_on: RwSignal<String>, timing
 
 /// The chart of one query's weights, opened by clicking a row.
 #[component]
-fn RowChart(state: RwSignal<LabState>, run: StoredValue<Option<LabRun>, LocalStorage>, version: RwSignal<u64>, lambda: Memo<f32>) -> impl IntoView {
+fn RowChart(state: RwSignal<LabState>, runs: Runs, lambda: Memo<f32>) -> impl IntoView {
     let row = Memo::new(move |_| state.with(|s| s.row));
     // Static: standard attention's weights, the signal keys, and axes that hold the
     // differential weights for every λ of the slider (A1 − λ·A2 is linear in λ, so its
     // extremes are at the ends). The differential weights at the current λ are the overlay.
     let spec = Signal::derive(move || {
         let i = row.get()?;
-        version.track();
-        run.with_value(|run| {
-            let run = run.as_ref().filter(|r| i < r.n())?;
+        runs.with(|run| {
+            let run = Some(run).filter(|r| i < r.n())?;
             let (a1, lo) = run.row(i, LAMBDA_RANGE.0);
             let (_, hi) = run.row(i, LAMBDA_RANGE.1);
             let pts = |v: &[f32]| v.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect::<Vec<_>>();
@@ -557,16 +554,17 @@ fn RowChart(state: RwSignal<LabState>, run: StoredValue<Option<LabRun>, LocalSto
                 ..Default::default()
             })
         })
+        .flatten()
     });
     let overlay = Signal::derive(move || {
         let i = row.get()?;
         let l = lambda.get();
-        version.track();
-        run.with_value(|run| {
-            let run = run.as_ref().filter(|r| i < r.n())?;
+        runs.with(|run| {
+            let run = Some(run).filter(|r| i < r.n())?;
             let (_, diff) = run.row(i, l);
             Some(Overlay { series: vec![Series { name: String::new(), color: ORANGE, points: diff.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect() }], ..Default::default() })
         })
+        .flatten()
     });
     view! {
         <Show when=move || row.get().is_some()>
