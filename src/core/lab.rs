@@ -31,7 +31,7 @@ use rand::seq::index::sample;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
-/// The lab's knobs. Ranges are in [`LabParams::RANGES`]; the page clamps to them.
+/// The lab's knobs. The page's bounds for them are in `state::lab_state::bounds`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LabParams {
     /// Sequence length N: N queries, N keys.
@@ -55,22 +55,7 @@ impl Default for LabParams {
     }
 }
 
-/// The inclusive range of each numeric knob, by field name.
-pub struct Range {
-    pub name: &'static str,
-    pub min: f64,
-    pub max: f64,
-}
-
 impl LabParams {
-    pub const RANGES: [Range; 5] = [
-        Range { name: "n", min: 16.0, max: 4096.0 },
-        Range { name: "n_signal", min: 1.0, max: 64.0 },
-        Range { name: "signal", min: 0.0, max: 10.0 },
-        Range { name: "noise", min: 0.0, max: 6.0 },
-        Range { name: "common", min: 0.0, max: 1.0 },
-    ];
-
     /// Signal keys never exceed half the sequence (otherwise "noise" is the minority).
     pub fn n_signal_clamped(&self) -> usize {
         self.n_signal.clamp(1, (self.n / 2).max(1))
@@ -368,7 +353,7 @@ impl LambdaSweep {
         let split = self.kinks.partition_point(|k| k.0 <= lambda);
         let l = lambda as f64;
         let (a2_lo, a1_lo) = (self.prefix_a2[split], self.prefix_a1[split]);
-        let (a2_all, a1_all) = (*self.prefix_a2.last().unwrap(), *self.prefix_a1.last().unwrap());
+        let (a2_all, a1_all) = (*self.prefix_a2.last().expect("prefix sums start with 0"), *self.prefix_a1.last().expect("prefix sums start with 0"));
         // r ≤ λ: |a1 − λa2| = λa2 − a1;  r > λ: a1 − λa2.
         (self.constant_noise + (l * a2_lo - a1_lo) + ((a1_all - a1_lo) - l * (a2_all - a2_lo))).max(0.0)
     }

@@ -19,12 +19,6 @@ pub struct LambdaParams {
 }
 
 impl LambdaParams {
-    /// All four vectors zero, so λ = λ_init exactly: a readable default for random layers.
-    pub fn zeros(head_dim: usize) -> Self {
-        let z = Array1::zeros(head_dim);
-        Self { q1: z.clone(), k1: z.clone(), q2: z.clone(), k2: z }
-    }
-
     pub fn lambda_full(&self, lambda_init: f32) -> f32 {
         (self.q1.dot(&self.k1)).exp() - (self.q2.dot(&self.k2)).exp() + lambda_init
     }

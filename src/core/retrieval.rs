@@ -45,10 +45,6 @@ pub fn word(id: u32) -> String {
     }
 }
 
-pub fn is_value(id: u32) -> bool {
-    (VALUE0..FILLER0).contains(&id)
-}
-
 /// What one prompt should look like.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PromptSpec {

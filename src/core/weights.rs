@@ -131,15 +131,6 @@ impl<'a> Scope<'a> {
         if self.prefix.is_empty() { name.to_string() } else { format!("{}.{}", self.prefix, name) }
     }
 
-    pub fn contains(&self, name: &str) -> bool {
-        self.store.get(&self.full_name(name)).is_some()
-    }
-
-    /// The tensor's shape, if present: used to infer sizes from a checkpoint.
-    pub fn shape_of(&self, name: &str) -> Option<&'a [usize]> {
-        self.store.get(&self.full_name(name)).map(|t| t.shape.as_slice())
-    }
-
     fn checked(&self, name: &str, expected: &[usize]) -> Result<&'a Tensor, WeightsError> {
         let full = self.full_name(name);
         let tensor = self.store.get(&full).ok_or_else(|| WeightsError::Missing { name: full.clone(), expected: expected.to_vec() })?;

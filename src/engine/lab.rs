@@ -20,10 +20,6 @@ pub enum MapKind {
     Diff,
 }
 
-impl MapKind {
-    pub const ALL: [MapKind; 3] = [MapKind::A1, MapKind::A2, MapKind::Diff];
-}
-
 /// One lab problem with its maps and the structures that make λ queries cheap.
 pub struct LabRun {
     pub params: LabParams,

@@ -141,7 +141,7 @@ pub fn explain(model: &Model, state: &ModelState) -> Result<Explained, String> {
             let row = output.logits.row(pos);
             let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
             let z: f32 = row.iter().map(|v| (v - max).exp()).sum();
-            let (best, _) = row.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).unwrap();
+            let (best, _) = row.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).expect("the vocabulary is not empty");
             Prediction { predicted: best as u32, probability: (row[best] - max).exp() / z, answer, answer_probability: (row[answer as usize] - max).exp() / z }
         })
         .collect();

@@ -3,7 +3,7 @@
 //! as a tree in workgroup memory. Software adapters (SwiftShader, lavapipe/llvmpipe,
 //! WARP) run a workgroup's invocations as SIMD lanes on a CPU core and implement each
 //! barrier as a switch between coroutines; for them one invocation per row, with no
-//! barriers at all, is 4–5× faster (README, "Performance"). Each row kernel exists in
+//! barriers at all, is several times faster (README, "Performance"). Each row kernel exists in
 //! both layouts, computes the same thing, and is tested against the core in both.
 
 use super::context::GpuContext;

@@ -106,7 +106,7 @@ impl GpuModel {
                         let (k1, k2, vh) = a.kv_heads_for(h);
                         HeadPlan { q1: 2 * h * dd, k1: k1 * dd, branch2: Some(((2 * h + 1) * dd, k2 * dd)), v: vh * 2 * dd, out: h * 2 * dd }
                     }).collect();
-                    let kind = LayerKind::V1 { lambda: a.lambda_full(), lambda_init: a.lambda_init, use_subln: a.use_subln, subln: upload(ctx, "subln", a.subln.gain.as_slice().unwrap()) };
+                    let kind = LayerKind::V1 { lambda: a.lambda_full(), lambda_init: a.lambda_init, use_subln: a.use_subln, subln: upload(ctx, "subln", a.subln.gain.as_slice().expect("norm gains are contiguous vectors")) };
                     (&a.wq, &a.wk, &a.wv, &a.wout, kind, heads, dd, 2 * dd, a.n_heads)
                 }
                 AttentionLayer::V2(a) => {
@@ -121,8 +121,8 @@ impl GpuModel {
             GpuLayer {
                 widths: (wq.nrows(), wk.nrows(), wv.nrows(), n_heads * dv),
                 kind,
-                attn_norm: upload(ctx, "attn_norm", b.attn_norm.gain.as_slice().unwrap()),
-                ffn_norm: upload(ctx, "ffn_norm", b.ffn_norm.gain.as_slice().unwrap()),
+                attn_norm: upload(ctx, "attn_norm", b.attn_norm.gain.as_slice().expect("norm gains are contiguous vectors")),
+                ffn_norm: upload(ctx, "ffn_norm", b.ffn_norm.gain.as_slice().expect("norm gains are contiguous vectors")),
                 wq: upload_mat(ctx, "wq", wq),
                 wk: upload_mat(ctx, "wk", wk),
                 wv: upload_mat(ctx, "wv", wv),
@@ -138,7 +138,7 @@ impl GpuModel {
         Self {
             config: model.config.clone(),
             embed: model.embed.clone(),
-            norm: upload(ctx, "norm", model.norm.gain.as_slice().unwrap()),
+            norm: upload(ctx, "norm", model.norm.gain.as_slice().expect("norm gains are contiguous vectors")),
             lm_head: upload_mat(ctx, "lm_head", &model.lm_head),
             layers,
             kernels,
@@ -153,15 +153,8 @@ impl GpuModel {
         }
         fits(ctx, t, t)?;
         fits(ctx, t, v.max(f).max(e))?;
-        let mut x = Vec::with_capacity(t * e);
-        for &id in tokens {
-            if id as usize >= v {
-                return Err(format!("token id {id} is outside the vocabulary ({v})"));
-            }
-            x.extend(self.embed.row(id as usize).iter());
-        }
         let dev = &ctx.device;
-        let h = upload(ctx, "h", &x);
+        let h = upload(ctx, "h", &self.embed(tokens)?);
         let max_w = |sel: fn(&GpuLayer) -> usize| self.layers.iter().map(sel).max().unwrap_or(1);
         let (qw, kw, vw, hw) = (max_w(|l| l.widths.0), max_w(|l| l.widths.1), max_w(|l| l.widths.2), max_w(|l| l.widths.3));
         let n_heads = self.config.n_heads;
@@ -241,9 +234,32 @@ impl GpuModel {
         let sizes = [t * v, n_layers * t * e, n_layers * t * n_heads, wanted.len() * 3 * t * t];
         let stage = staging(dev, sizes.iter().sum());
         let mut parts = read_many(dev, &ctx.queue, &[(&logits, sizes[0]), (&hidden_all, sizes[1]), (&lam_all, sizes[2]), (&kept, sizes[3])], &stage).await?;
-        let (kept_v, lam_v, hidden_v, logits_v) = (parts.pop().unwrap(), parts.pop().unwrap(), parts.pop().unwrap(), parts.pop().unwrap());
-        let mat = |data: &[f32], r: usize, c: usize| Array2::from_shape_vec((r, c), data.to_vec()).expect("sizes match");
-        let layers = self.layers.iter().enumerate().map(|(li, layer)| {
+        let (kept_v, lam_v, hidden_v, logits_v) = {
+            let mut next = || parts.pop().expect("one readback part per buffer asked for");
+            (next(), next(), next(), next())
+        };
+        let layers = self.traces(t, &wanted, &kept_v, &lam_v, &hidden_v);
+        Ok(ModelOutput { logits: mat(&logits_v, t, v), layers })
+    }
+
+    /// The token ids' embedding rows, one after another; an id past the vocabulary is an
+    /// error (checked before the row is read).
+    fn embed(&self, tokens: &[u32]) -> Result<Vec<f32>, String> {
+        let v = self.config.vocab_size;
+        let mut x = Vec::with_capacity(tokens.len() * self.config.dim);
+        for &id in tokens {
+            if id as usize >= v {
+                return Err(format!("token id {id} is outside the vocabulary ({v})"));
+            }
+            x.extend(self.embed.row(id as usize).iter());
+        }
+        Ok(x)
+    }
+
+    /// Each layer's λ, kept maps and hidden-state statistics from the read-back buffers.
+    fn traces(&self, t: usize, wanted: &[(usize, usize)], kept_v: &[f32], lam_v: &[f32], hidden_v: &[f32]) -> Vec<LayerTrace> {
+        let (e, n_heads) = (self.config.dim, self.config.n_heads);
+        self.layers.iter().enumerate().map(|(li, layer)| {
             let lambda = match &layer.kind {
                 LayerKind::Baseline => LambdaTrace::None,
                 LayerKind::V1 { lambda, .. } => LambdaTrace::Scalar(*lambda),
@@ -255,9 +271,12 @@ impl GpuModel {
                 HeadMaps { layer: li, head: hi, a1: m(0), a2: diff.then(|| m(1)), diff: diff.then(|| m(2)), logits1: None, logits2: None }
             }).collect();
             LayerTrace { lambda, maps, hidden: hidden_stats(&mat(&hidden_v[li * t * e..(li + 1) * t * e], t, e)) }
-        }).collect();
-        Ok(ModelOutput { logits: mat(&logits_v, t, v), layers })
+        }).collect()
     }
+}
+
+fn mat(data: &[f32], r: usize, c: usize) -> Array2<f32> {
+    Array2::from_shape_vec((r, c), data.to_vec()).expect("a read-back part has the size it was asked for")
 }
 
 /// cos/sin of every (position, pair) in f32, exactly as `core::rope` computes them.

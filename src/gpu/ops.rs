@@ -22,13 +22,8 @@ pub fn fits(ctx: &GpuContext, n_q: usize, n_k: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// softmax(q·kᵀ·scale) row by row on the GPU, optionally causal (`[n_q, n_k]`), in
-/// the layout the adapter prefers.
-pub async fn softmax_map(ctx: &GpuContext, q: &Mat, k: &Mat, scale: f32, causal: bool) -> Result<Mat, String> {
-    softmax_map_with(ctx, &Softmax::for_context(ctx), q, k, scale, causal).await
-}
-
-/// The same with the kernels given (the tests pin each layout).
+/// softmax(q·kᵀ·scale) row by row on the GPU, optionally causal (`[n_q, n_k]`), with the
+/// kernels given (`Softmax::for_context` picks the adapter's layout; the tests pin each).
 pub async fn softmax_map_with(ctx: &GpuContext, softmax: &Softmax, q: &Mat, k: &Mat, scale: f32, causal: bool) -> Result<Mat, String> {
     let (n_q, d) = q.dim();
     let n_k = k.nrows();
@@ -38,8 +33,8 @@ pub async fn softmax_map_with(ctx: &GpuContext, softmax: &Softmax, q: &Mat, k: &
     }
     let dev = &ctx.device;
     let (qb, kb, out) = (storage(dev, "q", q.len()), storage(dev, "k", k.len()), storage(dev, "scores", n_q * n_k));
-    write_f32(&ctx.queue, &qb, q.as_standard_layout().as_slice().unwrap());
-    write_f32(&ctx.queue, &kb, k.as_standard_layout().as_slice().unwrap());
+    write_f32(&ctx.queue, &qb, q.as_standard_layout().as_slice().expect("a standard-layout array is contiguous"));
+    write_f32(&ctx.queue, &kb, k.as_standard_layout().as_slice().expect("a standard-layout array is contiguous"));
     let p = SoftmaxParams::dense(n_q, n_k, d, causal, scale);
     let params = uniform(dev, "softmax params", p.words());
     let (kernel, grid) = softmax.pick(&p);
@@ -67,8 +62,8 @@ pub async fn combine_maps(ctx: &GpuContext, a1: &Mat, a2: &Mat, lambda: Lambda<'
     let dev = &ctx.device;
     let kernel = Kernel::new(dev, "combine", COMBINE_WGSL);
     let (b1, b2, out) = (storage(dev, "a1", a1.len()), storage(dev, "a2", a2.len()), storage(dev, "diff", a1.len()));
-    write_f32(&ctx.queue, &b1, a1.as_standard_layout().as_slice().unwrap());
-    write_f32(&ctx.queue, &b2, a2.as_standard_layout().as_slice().unwrap());
+    write_f32(&ctx.queue, &b1, a1.as_standard_layout().as_slice().expect("a standard-layout array is contiguous"));
+    write_f32(&ctx.queue, &b2, a2.as_standard_layout().as_slice().expect("a standard-layout array is contiguous"));
     let (per_row, scalar, rows_lambda) = match lambda {
         Lambda::Scalar(l) => (0u32, l, vec![0.0]),
         Lambda::PerRow(v) => (1u32, 0.0, v.to_vec()),

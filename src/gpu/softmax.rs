@@ -1,6 +1,7 @@
 //! The attention softmax in either row layout ([`RowLayout`]): `shaders/softmax.wgsl`
 //! (one workgroup per query row) or `shaders/softmax_rows.wgsl` (one invocation per row,
-//! vec4 loads, for software adapters: 4.5× faster on SwiftShader at N = 2048).
+//! vec4 loads, for software adapters, where it is several times faster: README,
+//! "Performance").
 
 use super::context::GpuContext;
 use super::kernels::{Kernel, SOFTMAX_ROWS_WGSL, SOFTMAX_WGSL};

@@ -51,7 +51,7 @@ impl ModelState {
                 "ctx" => {
                     let mut c = s.context;
                     read(key, raw, (CONTEXTS[0], CONTEXTS[2]), &mut c, n);
-                    s.context = *CONTEXTS.iter().min_by_key(|x| x.abs_diff(c)).unwrap();
+                    s.context = *CONTEXTS.iter().min_by_key(|x| x.abs_diff(c)).expect("CONTEXTS is not empty");
                     if s.context != c {
                         n.push(format!("ctx={c} is not offered; using {}", s.context));
                     }

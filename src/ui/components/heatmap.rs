@@ -106,6 +106,30 @@ fn paint_crosshair(canvas: &web_sys::HtmlCanvasElement, r: usize, n: usize, hove
     Some(())
 }
 
+/// What a key does on a focused map of `n` × `n` cells with the cursor at `h`.
+enum KeyAction {
+    Ignore,
+    /// Plot this row (Enter or Space).
+    Pick(usize),
+    /// Move the cursor: arrows step n/64 cells, so any map is crossed in 64 presses.
+    Move(usize, usize),
+}
+
+fn key_action(key: &str, h: Hover, n: usize) -> KeyAction {
+    if n == 0 {
+        return KeyAction::Ignore;
+    }
+    let step = (n / 64).max(1);
+    match key {
+        "ArrowUp" => KeyAction::Move(h.i.saturating_sub(step), h.j),
+        "ArrowDown" => KeyAction::Move((h.i + step).min(n - 1), h.j),
+        "ArrowLeft" => KeyAction::Move(h.i, h.j.saturating_sub(step)),
+        "ArrowRight" => KeyAction::Move(h.i, (h.j + step).min(n - 1)),
+        "Enter" | " " => KeyAction::Pick(h.i),
+        _ => KeyAction::Ignore,
+    }
+}
+
 fn download_png(canvas: &web_sys::HtmlCanvasElement, name: &str) -> Option<()> {
     let url = canvas.to_data_url_with_type("image/png").ok()?;
     let document = web_sys::window()?.document()?;
@@ -173,29 +197,19 @@ pub fn Heatmap(
     };
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
         let n = n.get_untracked();
-        if n == 0 {
-            return;
-        }
         let h = hover.get_untracked().unwrap_or(Hover { i: 0, j: 0, x: 0.0, y: 0.0 });
-        let step = (n / 64).max(1);
-        let (i, j) = match ev.key().as_str() {
-            "ArrowUp" => (h.i.saturating_sub(step), h.j),
-            "ArrowDown" => ((h.i + step).min(n - 1), h.j),
-            "ArrowLeft" => (h.i, h.j.saturating_sub(step)),
-            "ArrowRight" => (h.i, (h.j + step).min(n - 1)),
-            "Enter" | " " => {
-                on_pick.run(h.i);
-                ev.prevent_default();
-                return;
+        match key_action(&ev.key(), h, n) {
+            KeyAction::Ignore => return,
+            KeyAction::Pick(i) => on_pick.run(i),
+            KeyAction::Move(i, j) => {
+                let Some(c) = canvas.get_untracked() else { return };
+                let rect = c.get_bounding_client_rect();
+                let at = |k: usize, lo: f64, size: f64| lo + (k as f64 + 0.5) / n as f64 * size;
+                let (sx, sy) = page_offset();
+                hover.set(Some(Hover { i, j, x: sx + at(j, rect.left(), rect.width()), y: sy + at(i, rect.top(), rect.height()) }));
             }
-            _ => return,
-        };
+        }
         ev.prevent_default();
-        let Some(c) = canvas.get_untracked() else { return };
-        let rect = c.get_bounding_client_rect();
-        let at = |k: usize, lo: f64, size: f64| lo + (k as f64 + 0.5) / n as f64 * size;
-        let (sx, sy) = page_offset();
-        hover.set(Some(Hover { i, j, x: sx + at(j, rect.left(), rect.width()), y: sy + at(i, rect.top(), rect.height()) }));
     };
     let bar_label = move |p: f32| map.with(|m| m.as_ref().map(|m| super::readout::readable(m.scale.value_at(p) as f64)).unwrap_or_default());
 

@@ -27,8 +27,8 @@ fn run_all() -> String {
     let (t, e, h) = (1024, 256, 4);
     let x = normal_matrix(&mut seeded(1), t, e, 1.0);
     let opts = AttentionOptions { maps: MapRequest::None, ..Default::default() };
-    let v1 = DiffAttnV1::random(&mut seeded(2), AttnShape::new(AttentionKind::DiffV1, e, h, None, None).unwrap(), 0.8);
-    let plain = BaselineAttention::random(&mut seeded(3), AttnShape::new(AttentionKind::Baseline, e, h, None, Some(e / h / 2)).unwrap());
+    let v1 = DiffAttnV1::random(&mut seeded(2), AttnShape::new(AttentionKind::DiffV1, e, h, None, None).expect("the benchmark layer's shape is valid"), 0.8);
+    let plain = BaselineAttention::random(&mut seeded(3), AttnShape::new(AttentionKind::Baseline, e, h, None, Some(e / h / 2)).expect("the benchmark layer's shape is valid"));
     let v1_ms = median_ms(5, || { std::hint::black_box(v1.forward(&x.view(), &opts, 0)); });
     let plain_ms = median_ms(5, || { std::hint::black_box(plain.forward(&x.view(), &opts, 0)); });
     let lab: Vec<String> = [256usize, 1024, 2048]

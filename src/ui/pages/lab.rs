@@ -22,9 +22,10 @@ use std::sync::Arc;
 const MAX_PX: usize = 384;
 
 /// The slow charts compute in slices of about this long, so an input that arrives
-/// meanwhile waits at most one slice (a λ drag's update takes ≈ 8 ms at N = 1024).
+/// meanwhile waits at most one slice, and a λ drag's update still fits in its frame.
 const CHART_SLICE_MS: f64 = 5.0;
-/// Query rows per step of a noise-chart point (≈ 1 ms at N = 2048 in wasm).
+/// Query rows per step of a noise-chart point: small enough that one step stays well
+/// inside a slice at the largest N.
 const CHART_ROWS_PER_STEP: usize = 8;
 
 /// Lets the browser paint between slices of the slow charts.
