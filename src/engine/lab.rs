@@ -37,8 +37,8 @@ pub struct LabRun {
 /// key then gets less than twice the weight of an average noise key.
 pub const UNUSABLE_SNR: f64 = 2.0;
 
-/// λ range of the slider and the sweep.
-pub const LAMBDA_RANGE: (f32, f32) = (-1.0, 2.0);
+/// λ range of the sweep: the slider's (the lab's knob table).
+pub const LAMBDA_RANGE: (f32, f32) = (crate::state::lab_state::LAMBDA.min as f32, crate::state::lab_state::LAMBDA.max as f32);
 
 impl LabRun {
     /// Generates the problem and both softmax maps on the CPU core.

@@ -24,15 +24,81 @@ impl Default for LabState {
     }
 }
 
-/// Bounds of the knobs (the sliders use the same numbers).
-pub mod bounds {
-    pub const LAMBDA: (f32, f32) = (-1.0, 2.0);
-    pub const N: (usize, usize) = (16, 4096);
-    pub const NOISE: (f32, f32) = (0.0, 6.0);
-    pub const SIGNAL: (f32, f32) = (0.0, 10.0);
-    pub const N_SIGNAL: (usize, usize) = (1, 64);
-    pub const COMMON: (f32, f32) = (0.0, 1.0);
-    pub const SEED: (u64, u64) = (0, 4_294_967_295);
+/// How a slider's position maps to its knob's value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SliderScale {
+    Linear,
+    /// The slider moves log₂ of the value (sequence lengths double).
+    Log2,
+}
+
+/// One knob of the lab. This table is the only place its bounds live: the link parser,
+/// the clamping notices, the sliders' attributes and their readings all come from it.
+#[derive(Clone, Copy)]
+pub struct Knob {
+    /// The key in the link, and the slider's id.
+    pub key: &'static str,
+    pub label: &'static str,
+    pub min: f64,
+    pub max: f64,
+    /// One slider step, in slider units (log₂ units for [`SliderScale::Log2`]).
+    pub step: f64,
+    pub scale: SliderScale,
+    /// Whole numbers only: a link's "3.5" or "-3" is not a valid value.
+    pub integer: bool,
+    pub get: fn(&LabState) -> f64,
+    put: fn(&mut LabState, f64),
+    /// The value as a student reads it beside the slider.
+    pub show: fn(f64) -> String,
+}
+
+pub const LAMBDA: Knob = Knob { key: "lambda", label: "λ (how much of A2 to subtract)", min: -1.0, max: 2.0, step: 0.01, scale: SliderScale::Linear, integer: false, get: |s| s.lambda as f64, put: |s, v| s.lambda = v as f32, show: |v| format!("{v:.2}") };
+pub const N: Knob = Knob { key: "n", label: "Sequence length N (log scale)", min: 16.0, max: 4096.0, step: 0.125, scale: SliderScale::Log2, integer: true, get: |s| s.n as f64, put: |s, v| s.n = v as usize, show: |v| format!("{v:.0}") };
+pub const NOISE: Knob = Knob { key: "noise", label: "Noise amplitude σ", min: 0.0, max: 6.0, step: 0.05, scale: SliderScale::Linear, integer: false, get: |s| s.noise as f64, put: |s, v| s.noise = v as f32, show: |v| format!("{v:.2}") };
+pub const SIGNAL: Knob = Knob { key: "signal", label: "Signal strength s (logit boost)", min: 0.0, max: 10.0, step: 0.1, scale: SliderScale::Linear, integer: false, get: |s| s.signal as f64, put: |s, v| s.signal = v as f32, show: |v| format!("{v:.1}") };
+pub const SIGNAL_KEYS: Knob = Knob { key: "k", label: "Signal keys", min: 1.0, max: 64.0, step: 1.0, scale: SliderScale::Linear, integer: true, get: |s| s.n_signal as f64, put: |s, v| s.n_signal = v as usize, show: |v| format!("{v:.0}") };
+pub const COMMON: Knob = Knob { key: "common", label: "Noise shared by both branches", min: 0.0, max: 1.0, step: 0.01, scale: SliderScale::Linear, integer: false, get: |s| s.common as f64, put: |s, v| s.common = v as f32, show: |v| format!("{:.0}%", 100.0 * v) };
+
+/// The sliders, in the order the page shows them.
+pub const KNOBS: [Knob; 6] = [LAMBDA, N, NOISE, SIGNAL, SIGNAL_KEYS, COMMON];
+/// Seeds of the lab's generator (a link's seed, "New sample").
+pub const SEED: (u64, u64) = (0, 4_294_967_295);
+
+impl Knob {
+    /// The slider's range and position for a state.
+    pub fn slider_range(&self) -> (f64, f64) {
+        match self.scale {
+            SliderScale::Linear => (self.min, self.max),
+            SliderScale::Log2 => (self.min.log2(), self.max.log2()),
+        }
+    }
+
+    pub fn position(&self, s: &LabState) -> f64 {
+        let v = (self.get)(s);
+        if self.scale == SliderScale::Log2 { v.log2() } else { v }
+    }
+
+    /// Sets the knob from a slider position, inside its bounds, and keeps the rest of the
+    /// state consistent with it.
+    pub fn slide(&self, s: &mut LabState, position: f64) {
+        let v = if self.scale == SliderScale::Log2 { 2f64.powf(position) } else { position };
+        let v = if self.integer { v.round() } else { v };
+        (self.put)(s, v.clamp(self.min, self.max));
+        s.keep_consistent();
+    }
+
+    /// Reads a link's value under the knob's bounds (a notice for anything adjusted).
+    fn read(&self, s: &mut LabState, raw: &str, notices: &mut Vec<String>) {
+        if self.integer {
+            let mut v = (self.get)(s) as u64;
+            read(self.key, raw, (self.min as u64, self.max as u64), &mut v, notices);
+            (self.put)(s, v as f64);
+        } else {
+            let mut v = (self.get)(s) as f32;
+            read(self.key, raw, (self.min as f32, self.max as f32), &mut v, notices);
+            (self.put)(s, v as f64);
+        }
+    }
 }
 
 /// Short decimal form for links: 0.8 rather than 0.800000011920929.
@@ -45,25 +111,21 @@ impl LabState {
     /// Reads a link's parameters. Returns the state and one notice per value that was
     /// clamped, unreadable or unknown.
     pub fn from_params(params: &[(String, String)]) -> (Self, Vec<String>) {
-        use bounds::*;
         let mut s = Self::default();
         let mut notices = Vec::new();
         for (key, raw) in params {
             let n = &mut notices;
             match key.as_str() {
-                "lambda" => read(key, raw, LAMBDA, &mut s.lambda, n),
-                "n" => read(key, raw, N, &mut s.n, n),
-                "noise" => read(key, raw, NOISE, &mut s.noise, n),
-                "signal" => read(key, raw, SIGNAL, &mut s.signal, n),
-                "k" => read(key, raw, N_SIGNAL, &mut s.n_signal, n),
-                "common" => read(key, raw, COMMON, &mut s.common, n),
                 "seed" => read(key, raw, SEED, &mut s.seed, n),
                 "row" => {
                     let mut row = 0usize;
-                    read(key, raw, (0, N.1 - 1), &mut row, n);
+                    read(key, raw, (0, N.max as usize - 1), &mut row, n);
                     s.row = Some(row);
                 }
-                _ => notices.push(format!("unknown setting `{key}` ignored")),
+                k => match KNOBS.iter().find(|knob| knob.key == k) {
+                    Some(knob) => knob.read(&mut s, raw, n),
+                    None => notices.push(format!("unknown setting `{key}` ignored")),
+                },
             }
         }
         if let Some(row) = s.row.filter(|r| *r >= s.n) {
@@ -94,6 +156,12 @@ impl LabState {
         p
     }
 
+    /// Signal keys never exceed half the sequence, and the plotted row is a query.
+    fn keep_consistent(&mut self) {
+        self.n_signal = self.n_signal.clamp(1, (self.n / 2).max(1));
+        self.row = self.row.filter(|r| *r < self.n);
+    }
+
     /// The lab problem this state describes (λ is applied afterwards, not generated).
     pub fn lab_params(&self) -> LabParams {
         LabParams { n: self.n, n_signal: self.n_signal, signal: self.signal, noise: self.noise, common: self.common, seed: self.seed, ..LabParams::default() }
@@ -111,6 +179,27 @@ mod tests {
         let (back, notices) = LabState::from_params(&query::parse(&query::format(&s.to_params())));
         assert_eq!(back, s);
         assert!(notices.is_empty());
+    }
+
+    #[test]
+    fn the_sliders_follow_the_knob_table() {
+        let mut s = LabState { n: 1024, n_signal: 64, row: Some(900), ..LabState::default() };
+        N.slide(&mut s, 9.0);
+        assert_eq!((s.n, s.n_signal, s.row), (512, 64, None), "the plotted row left with the queries past 512");
+        N.slide(&mut s, 4.0);
+        assert_eq!((s.n, s.n_signal), (16, 8), "at most half the keys are signal keys");
+        SIGNAL_KEYS.slide(&mut s, 63.7);
+        assert_eq!(s.n_signal, 8);
+        LAMBDA.slide(&mut s, 9.0);
+        assert_eq!(s.lambda, 2.0, "a slider cannot leave the table's bounds");
+        assert_eq!((N.slider_range(), N.position(&s)), ((4.0, 12.0), 4.0));
+        assert_eq!((COMMON.show)(0.95), "95%");
+        for knob in KNOBS {
+            let (lo, hi) = knob.slider_range();
+            assert!(lo < hi && knob.step > 0.0 && knob.step <= hi - lo, "{}", knob.key);
+            let default = (knob.get)(&LabState::default());
+            assert!((knob.min..=knob.max).contains(&default), "{}'s default is inside its bounds", knob.key);
+        }
     }
 
     #[test]

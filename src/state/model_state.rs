@@ -34,6 +34,39 @@ impl Default for ModelState {
     }
 }
 
+/// One whole-number knob of the explorer. This table is the only place its bounds live:
+/// the link parser, the clamping notices and the sliders' attributes read it. (Layer and
+/// head are also checked against the loaded model: `clamp_to_model`.)
+#[derive(Clone, Copy)]
+pub struct Knob {
+    /// The key in the link, and the control's id.
+    pub key: &'static str,
+    pub id: &'static str,
+    pub label: &'static str,
+    pub min: usize,
+    pub max: usize,
+    pub step: usize,
+    pub get: fn(&ModelState) -> usize,
+    put: fn(&mut ModelState, usize),
+}
+
+pub const CHECKPOINT: Knob = Knob { key: "ckpt", id: "ckpt", label: "Training progress", min: 0, max: 4, step: 1, get: |s| s.checkpoint, put: |s, v| s.checkpoint = v };
+pub const NEEDLES: Knob = Knob { key: "n", id: "needles", label: "Needles in the context", min: 1, max: 6, step: 1, get: |s| s.needles, put: |s, v| s.needles = v };
+pub const QUERIES: Knob = Knob { key: "r", id: "queries", label: "Queries asked", min: 1, max: 2, step: 1, get: |s| s.queries, put: |s, v| s.queries = v };
+/// In percent; the link may also say `depth=random`.
+pub const DEPTH: Knob = Knob { key: "depth", id: "depth", label: "Depth of the asked needle", min: 0, max: 100, step: 25, get: |s| s.depth.unwrap_or(50) as usize, put: |s, v| s.depth = Some(v as u32) };
+pub const LAYER: Knob = Knob { key: "layer", id: "layer", label: "Layer", min: 0, max: 63, step: 1, get: |s| s.layer, put: |s, v| s.layer = v };
+pub const HEAD: Knob = Knob { key: "head", id: "head", label: "Head", min: 0, max: 63, step: 1, get: |s| s.head, put: |s, v| s.head = v };
+pub const KNOBS: [Knob; 6] = [CHECKPOINT, NEEDLES, QUERIES, DEPTH, LAYER, HEAD];
+
+impl Knob {
+    /// Sets the knob inside its bounds and keeps the state consistent (queries ≤ needles).
+    pub fn set(&self, s: &mut ModelState, v: usize) {
+        (self.put)(s, v.clamp(self.min, self.max));
+        s.queries = s.queries.min(s.needles);
+    }
+}
+
 impl ModelState {
     /// Reads a link; every adjusted or ignored value gets a notice. Layer and head are
     /// checked against the loaded model later (`clamp_to_model`).
@@ -45,9 +78,6 @@ impl ModelState {
             match key.as_str() {
                 "model" if KINDS.contains(&raw.as_str()) => s.kind = raw.clone(),
                 "model" => n.push(format!("model={raw} is not one of {}; showing {}", KINDS.join(", "), s.kind)),
-                "ckpt" => read(key, raw, (0, 4), &mut s.checkpoint, n),
-                "n" => read(key, raw, (1, 6), &mut s.needles, n),
-                "r" => read(key, raw, (1, 2), &mut s.queries, n),
                 "ctx" => {
                     let mut c = s.context;
                     read(key, raw, (CONTEXTS[0], CONTEXTS[2]), &mut c, n);
@@ -57,20 +87,20 @@ impl ModelState {
                     }
                 }
                 "depth" if raw == "random" => s.depth = None,
-                "depth" => {
-                    let mut d = 50u32;
-                    read(key, raw, (0, 100), &mut d, n);
-                    s.depth = Some(d);
-                }
                 "seed" => read(key, raw, (0, u32::MAX as u64), &mut s.seed, n),
-                "layer" => read(key, raw, (0, 63), &mut s.layer, n),
-                "head" => read(key, raw, (0, 63), &mut s.head, n),
                 "row" => {
                     let mut row = 0usize;
                     read(key, raw, (0, 4095), &mut row, n);
                     s.row = Some(row);
                 }
-                _ => n.push(format!("unknown setting `{key}` ignored")),
+                k => match KNOBS.iter().find(|knob| knob.key == k) {
+                    Some(knob) => {
+                        let mut v = (knob.get)(&s);
+                        read(key, raw, (knob.min, knob.max), &mut v, n);
+                        (knob.put)(&mut s, v);
+                    }
+                    None => n.push(format!("unknown setting `{key}` ignored")),
+                },
             }
         }
         s.queries = s.queries.min(s.needles);

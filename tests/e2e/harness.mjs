@@ -49,3 +49,23 @@ export async function start(mode) {
 export function artifact(name) {
   return path.join(ARTIFACTS, name);
 }
+
+/** A cheap fingerprint of a canvas's pixels (what a person would see change). */
+export const pixels = (page, sel) => page.evaluate(fingerprint, sel);
+
+/** Waits until the canvas `sel` shows something other than `before`. */
+export async function pixelsChange(page, sel, before, timeout = 15_000) {
+  const end = Date.now() + timeout;
+  while (await pixels(page, sel) === before) {
+    if (Date.now() > end) throw new Error(`${sel} still shows the same pixels after ${timeout} ms`);
+    await page.waitForTimeout(50);
+  }
+}
+
+function fingerprint(sel) {
+  const c = document.querySelector(sel);
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let h = 0;
+  for (let i = 0; i < d.length; i += 7) h = (h * 31 + d[i]) >>> 0;
+  return `${c.width}x${c.height}:${h}`;
+}

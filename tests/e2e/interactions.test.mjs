@@ -5,23 +5,7 @@
 // fallback. DIFFLENS_DIST=<an older build> runs them against that build.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, artifact } from './harness.mjs';
-
-/** A cheap fingerprint of a canvas's pixels. */
-const pixels = (page, sel) => page.evaluate((sel) => {
-  const c = document.querySelector(sel);
-  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-  let h = 0;
-  for (let i = 0; i < d.length; i += 7) h = (h * 31 + d[i]) >>> 0;
-  return `${c.width}x${c.height}:${h}`;
-}, sel);
-const pixelsChange = (page, sel, before) => page.waitForFunction(({ sel, before }) => {
-  const c = document.querySelector(sel);
-  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-  let h = 0;
-  for (let i = 0; i < d.length; i += 7) h = (h * 31 + d[i]) >>> 0;
-  return `${c.width}x${c.height}:${h}` !== before;
-}, { sel, before }, { timeout: 15_000 });
+import { start, artifact, pixels, pixelsChange } from './harness.mjs';
 
 const text = (page, sel) => page.textContent(sel);
 const modelReady = (page) => page.waitForFunction(() => document.querySelector('#model-status')?.textContent.startsWith('Computed on') && document.querySelectorAll('#predictions li').length > 0, null, { timeout: 30_000 });

@@ -3,16 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { start, artifact } from './harness.mjs';
-
-/** A cheap fingerprint of a canvas's pixels. */
-const pixels = (page, sel) => page.evaluate((sel) => {
-  const c = document.querySelector(sel);
-  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-  let h = 0;
-  for (let i = 0; i < d.length; i += 7) h = (h * 31 + d[i]) >>> 0;
-  return `${c.width}x${c.height}:${h}`;
-}, sel);
+import { start, artifact, pixels } from './harness.mjs';
 
 /**
  * Sets a range input the way a drag does and returns the input-to-paint time.

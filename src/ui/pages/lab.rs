@@ -10,7 +10,7 @@ use super::super::components::notice::{NoticeBar, StateNotes};
 use super::super::route::{self, Page, Route, Router};
 use crate::engine::lab::{self as engine, lambda_init_for_depth, GpuSession, LabMetrics, LabParams, LabRun, MapKind, NoiseMassPoint, NoiseSweepPoint, SnrPoint, Verification, LAMBDA_RANGE};
 use crate::engine::lab_charts::{SlowCharts, Step};
-use crate::state::lab_state::{bounds, LabState};
+use crate::state::lab_state::{Knob, LabState, KNOBS, SEED};
 use crate::viz::colormap::{Contrast, Scale};
 use crate::viz::pooling::pooled_size;
 use crate::ui::now_ms;
@@ -440,8 +440,22 @@ fn Verify(runs: Runs, lambda: Memo<f32>, px: Memo<usize>) -> impl IntoView {
 
 #[component]
 fn Controls(state: RwSignal<LabState>, lambda_committed: RwSignal<f32>) -> impl IntoView {
-    let field = move |get: fn(&LabState) -> f64| Signal::derive(move || state.with(get));
-    let update = move |f: fn(&mut LabState, f64)| Callback::new(move |v: f64| state.update(|s| f(s, v)));
+    // Releasing a slider commits λ (the slow charts follow the committed λ only).
+    let commit = Callback::new(move |_: f64| {
+        let l = state.with_untracked(|s| s.lambda);
+        if lambda_committed.get_untracked() != l {
+            lambda_committed.set(l);
+        }
+    });
+    let slider = move |knob: Knob| {
+        let (min, max) = knob.slider_range();
+        view! {
+            <Slider id=knob.key label=knob.label min max step=knob.step
+                position=Signal::derive(move || state.with(|s| knob.position(s)))
+                shown=Signal::derive(move || state.with(|s| (knob.show)((knob.get)(s))))
+                on_input=Callback::new(move |v: f64| state.update(|s| knob.slide(s, v))) on_commit=commit />
+        }
+    };
     let depth = RwSignal::new(3usize);
     // "Link copied" describes one state: it goes when the state (and so the link) changes.
     let copied = StateNotes::<LabState>::new();
@@ -460,27 +474,9 @@ fn Controls(state: RwSignal<LabState>, lambda_committed: RwSignal<f32>) -> impl 
             copied.set(at, vec![line]);
         });
     };
-    let new_sample = move |_| state.update(|s| s.seed = (js_sys::Math::random() * bounds::SEED.1 as f64) as u64);
+    let new_sample = move |_| state.update(|s| s.seed = (js_sys::Math::random() * SEED.1 as f64) as u64);
     view! {
-        <div class="controls">
-            <Slider id="lambda" label="λ (how much of A2 to subtract)" min=bounds::LAMBDA.0 as f64 max=bounds::LAMBDA.1 as f64 step=0.01
-                position=field(|s| s.lambda as f64) shown=Signal::derive(move || format!("{:.2}", state.with(|s| s.lambda)))
-                on_input=update(|s, v| s.lambda = v as f32) on_commit=Callback::new(move |v: f64| lambda_committed.set(v as f32)) />
-            <Slider id="n" label="Sequence length N (log scale)" min=(bounds::N.0 as f64).log2() max=(bounds::N.1 as f64).log2() step=0.125
-                position=field(|s| (s.n as f64).log2()) shown=Signal::derive(move || state.with(|s| s.n).to_string())
-                on_input=update(|s, v| { s.n = (2f64.powf(v).round() as usize).clamp(bounds::N.0, bounds::N.1); s.n_signal = s.n_signal.min(s.n / 2); s.row = s.row.filter(|r| *r < s.n); }) />
-            <Slider id="noise" label="Noise amplitude σ" min=bounds::NOISE.0 as f64 max=bounds::NOISE.1 as f64 step=0.05
-                position=field(|s| s.noise as f64) shown=Signal::derive(move || format!("{:.2}", state.with(|s| s.noise)))
-                on_input=update(|s, v| s.noise = v as f32) />
-            <Slider id="signal" label="Signal strength s (logit boost)" min=bounds::SIGNAL.0 as f64 max=bounds::SIGNAL.1 as f64 step=0.1
-                position=field(|s| s.signal as f64) shown=Signal::derive(move || format!("{:.1}", state.with(|s| s.signal)))
-                on_input=update(|s, v| s.signal = v as f32) />
-            <Slider id="k" label="Signal keys" min=bounds::N_SIGNAL.0 as f64 max=bounds::N_SIGNAL.1 as f64 step=1.0
-                position=field(|s| s.n_signal as f64) shown=Signal::derive(move || state.with(|s| s.n_signal).to_string())
-                on_input=update(|s, v| s.n_signal = (v as usize).clamp(1, (s.n / 2).max(1))) />
-            <Slider id="common" label="Noise shared by both branches" min=0.0 max=1.0 step=0.01
-                position=field(|s| s.common as f64) shown=Signal::derive(move || format!("{:.0}%", 100.0 * state.with(|s| s.common)))
-                on_input=update(|s, v| s.common = v as f32) />
+        <div class="controls">{KNOBS.into_iter().map(slider).collect_view()}
         </div>
         <div class="buttons">
             <label for="depth">"λ_init of layer depth"</label>

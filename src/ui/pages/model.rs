@@ -16,7 +16,7 @@ use crate::core::attention::LambdaTrace;
 use crate::core::model::Model;
 use crate::core::retrieval::word;
 use crate::engine::model::{explain, load_checkpoint, CardInfo, CheckpointInfo, Explained, RowSummary};
-use crate::state::model_state::{ModelState, CONTEXTS, KINDS};
+use crate::state::model_state::{Knob, ModelState, CHECKPOINT, CONTEXTS, DEPTH, KINDS, NEEDLES, QUERIES};
 use crate::viz::colormap::{Contrast, Scale};
 use leptos::prelude::*;
 use std::collections::HashMap;
@@ -368,24 +368,22 @@ fn options(values: Vec<(String, String)>, selected: impl Fn() -> String + Clone 
 fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signal<String>, shape: Memo<(usize, usize)>) -> impl IntoView {
     let set = move |f: fn(&mut ModelState, String)| move |ev: leptos::ev::Event| { let v = event_target_value(&ev); state.update(|s| f(s, v)) };
     let numbered = |n: usize| (0..n).map(|i| (i.to_string(), i.to_string())).collect::<Vec<_>>();
+    // A range input for one of the state's knobs, with the table's bounds and label.
+    let slider = move |knob: Knob, shown: Signal<String>| view! {
+        <div class="control"><label for=knob.id><span>{knob.label}</span><span class="value">{move || shown.get()}</span></label>
+            <input type="range" id=knob.id min=knob.min max=knob.max step=knob.step prop:value=move || state.with(|s| (knob.get)(s)).to_string() aria-valuetext=move || shown.get()
+                on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse() { state.update(|s| knob.set(s, v)) } }/></div>
+    };
     view! {
         <div class="controls">
             <div class="control"><label for="model-kind">"Model"</label>
                 <select id="model-kind" on:change=set(|s, v| s.kind = v)>
                     {options(KINDS.iter().map(|k| (k.to_string(), kind_title(k).to_string())).collect(), move || state.with(|s| s.kind.clone()))}
                 </select></div>
-            <div class="control"><label for="ckpt"><span>"Training progress"</span><span class="value">{move || checkpoint_label.get()}</span></label>
-                <input type="range" id="ckpt" min="0" max="4" step="1" prop:value=move || state.with(|s| s.checkpoint).to_string()
-                    on:input=set(|s, v| s.checkpoint = v.parse().unwrap_or(4))/></div>
-            <div class="control"><label for="needles"><span>"Needles in the context"</span><span class="value">{move || state.with(|s| s.needles)}</span></label>
-                <input type="range" id="needles" min="1" max="6" step="1" prop:value=move || state.with(|s| s.needles).to_string()
-                    on:input=set(|s, v| { s.needles = v.parse().unwrap_or(4); s.queries = s.queries.min(s.needles); })/></div>
-            <div class="control"><label for="queries"><span>"Queries asked"</span><span class="value">{move || state.with(|s| s.queries)}</span></label>
-                <input type="range" id="queries" min="1" max="2" step="1" prop:value=move || state.with(|s| s.queries).to_string()
-                    on:input=set(|s, v| s.queries = v.parse::<usize>().unwrap_or(1).min(s.needles))/></div>
-            <div class="control"><label for="depth"><span>"Depth of the asked needle"</span><span class="value">{move || state.with(|s| s.depth.map(|d| format!("{d}%")).unwrap_or_else(|| "random".into()))}</span></label>
-                <input type="range" id="depth" min="0" max="100" step="25" prop:value=move || state.with(|s| s.depth.unwrap_or(50)).to_string()
-                    on:input=set(|s, v| s.depth = v.parse().ok())/></div>
+            {slider(CHECKPOINT, checkpoint_label)}
+            {slider(NEEDLES, Signal::derive(move || state.with(|s| s.needles.to_string())))}
+            {slider(QUERIES, Signal::derive(move || state.with(|s| s.queries.to_string())))}
+            {slider(DEPTH, Signal::derive(move || state.with(|s| s.depth.map(|d| format!("{d}%")).unwrap_or_else(|| "random".into()))))}
             <div class="control"><label for="context">"Context length"</label>
                 <select id="context" on:change=set(|s, v| s.context = v.parse().unwrap_or(64))>
                     {options(CONTEXTS.iter().map(|c| (c.to_string(), if *c == 64 { "64 (training length)".to_string() } else { format!("{c} ({}× training)", c / 64) })).collect(), move || state.with(|s| s.context.to_string()))}
