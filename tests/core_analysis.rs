@@ -40,3 +40,12 @@ fn max_abs_diff_is_the_largest_gap_either_way() {
     assert_eq!(max_abs_diff(&[1.0, -2.0, 3.0], &[1.5, 2.0, 3.0]), 4.0);
     assert_eq!(max_abs_diff(&[], &[]), 0.0);
 }
+
+/// A comparison that drops NaN could never fail: max_abs_diff keeps it.
+#[test]
+fn max_abs_diff_propagates_nan() {
+    assert_eq!(max_abs_diff(&[1.0, 2.0], &[1.5, 2.0]), 0.5);
+    for (a, b) in [([f32::NAN, 0.0], [0.0, 0.0]), ([0.0, 0.0], [0.0, f32::NAN]), ([0.0, 9.0], [f32::NAN, 0.0])] {
+        assert!(max_abs_diff(&a, &b).is_nan(), "{a:?} vs {b:?}");
+    }
+}

@@ -30,7 +30,8 @@ fn ctx() -> GpuContext {
 
 fn max_diff(a: &Mat, b: &Mat) -> f32 {
     assert_eq!(a.dim(), b.dim());
-    a.iter().zip(b.iter()).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+    // NaN-propagating: a NaN from the GPU fails the comparison instead of vanishing.
+    difflens::core::analysis::max_abs_diff(a, b)
 }
 
 fn cpu_softmax(q: &Mat, k: &Mat, scale: f32, causal: bool) -> Mat {
@@ -126,7 +127,7 @@ fn resident_lab_matches_the_core_and_lambda_only_updates_agree() {
                 let px = n.min(384);
                 let (pooled, metrics) = pollster::block_on(gpu_lab.lambda_update(&ctx, lambda, px).unwrap().read(&ctx, inputs.signal_keys.len())).unwrap();
                 let want = pool_max_magnitude(n, px, |i, j| cpu.a1[[i, j]] - lambda * cpu.a2[[i, j]]);
-                let err = pooled.iter().zip(&want).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+                let err = difflens::core::analysis::max_abs_diff(&pooled, &want);
                 assert!(err < MAP_TOL, "{layout:?} N={n} λ={lambda}: pooled difference off by {err}");
                 let cm = lab::metrics(&inputs, &cpu, lambda);
                 for (g, c) in [(metrics.standard.snr, cm.standard.snr), (metrics.differential.snr, cm.differential.snr), (metrics.differential.noise_mass, cm.differential.noise_mass)] {

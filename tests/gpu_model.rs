@@ -28,7 +28,8 @@ fn config(json_kind: &str, heads: usize, kv: usize, causal: bool, rope: bool, su
 
 fn max_abs(a: &ndarray::Array2<f32>, b: &ndarray::Array2<f32>) -> f32 {
     assert_eq!(a.dim(), b.dim());
-    a.iter().zip(b.iter()).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+    // NaN-propagating: a NaN from the GPU fails the comparison instead of vanishing.
+    difflens::core::analysis::max_abs_diff(a, b)
 }
 
 fn check(cfg: ModelConfig, tokens: &[u32], seed: u64) {

@@ -6,8 +6,9 @@ use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
 /// The largest |a − b| over paired values: how far a GPU result is from the core's.
+/// NaN if any pair is NaN (`f32::max` would drop it, and a check could never fail).
 pub fn max_abs_diff<'a>(a: impl IntoIterator<Item = &'a f32>, b: impl IntoIterator<Item = &'a f32>) -> f32 {
-    a.into_iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+    a.into_iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, |m, d| if m.is_nan() || d.is_nan() { f32::NAN } else { m.max(d) })
 }
 
 /// Symmetric absmax quantisation of one value to `bits` bits: the grid has

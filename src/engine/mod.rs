@@ -4,3 +4,4 @@
 pub mod lab;
 pub mod lab_charts;
 pub mod model;
+pub mod model_session;

@@ -4,12 +4,16 @@
 use crate::core::attention::MapRequest;
 use crate::core::config::ModelConfig;
 use crate::core::init::seeded;
-use crate::core::model::{ForwardOptions, Model, ModelOutput};
+use crate::core::model::{ForwardOptions, ModelOutput};
 use crate::core::retrieval::{self, Prompt, PromptSpec};
 use crate::core::weights::TensorStore;
 use crate::state::model_state::ModelState;
 use serde::Deserialize;
 use std::ops::Range;
+/// What the explorer reads of the core, through the engine.
+pub use crate::core::attention::LambdaTrace;
+pub use crate::core::model::Model;
+pub use crate::core::retrieval::word;
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 pub struct CheckpointInfo {

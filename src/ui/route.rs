@@ -28,13 +28,42 @@ pub struct Router {
     /// Each page's link as the page last described its state: the navigation points
     /// there, so Lab → Model → Lab comes back to the same λ.
     links: RwSignal<HashMap<Page, String>>,
+    /// The hash the address bar shows as far as the app knows (set at start, on every
+    /// `hashchange`, and by the app's own writes). If the bar shows something else, the
+    /// user has just navigated and the `hashchange` is still queued: the app must not
+    /// write over it.
+    known: StoredValue<String>,
+    /// A link write that waits for a drag to settle ([`Router::write_address_soon`]).
+    pending: StoredValue<Option<(TimeoutHandle, Route)>, LocalStorage>,
+}
+
+/// How long a page's link waits after the last change of a drag: Chromium may take
+/// ~10 ms for a `history.replaceState` that arrives many times a second.
+const SETTLE: std::time::Duration = std::time::Duration::from_millis(120);
+
+fn address_hash() -> String {
+    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
 }
 
 impl Router {
     /// Creates the router, listens for `hashchange` and provides it as context.
     pub fn provide() -> Self {
-        let router = Router { asked: RwSignal::new(current()), links: RwSignal::new(HashMap::new()) };
-        let _ = window_event_listener(leptos::ev::hashchange, move |_| router.asked.set(current()));
+        let router = Router { asked: RwSignal::new(current()), links: RwSignal::new(HashMap::new()), known: StoredValue::new(address_hash()), pending: StoredValue::new_local(None) };
+        let _ = window_event_listener(leptos::ev::hashchange, move |_| {
+            router.cancel_pending();
+            router.known.set_value(address_hash());
+            router.asked.set(current());
+        });
+        // A click on an in-app link navigates after this listener returns: a link write
+        // still waiting would land during that navigation and cancel it, so it is made
+        // now. (Listeners run before a click's default action.)
+        let _ = window_event_listener(leptos::ev::click, move |ev| {
+            use wasm_bindgen::JsCast;
+            let on_link = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest("a[href^='#']").ok().flatten()).is_some();
+            if on_link {
+                router.flush();
+            }
+        });
         provide_context(router);
         router
     }
@@ -61,17 +90,54 @@ impl Router {
         route
     }
 
-    /// Replaces the URL's hash (no new history entry, no `hashchange` event).
-    pub fn write_address(route: &Route) {
+    /// Replaces the URL's hash (no new history entry, no `hashchange` event), unless the
+    /// user has changed the address since the app last saw it (a link clicked while a
+    /// delayed write was pending): their link wins.
+    pub fn write_address(&self, route: &Route) {
         let Some(window) = web_sys::window() else { return };
+        if self.known.try_with_value(|k| *k != address_hash()).unwrap_or(true) {
+            return;
+        }
         if let Ok(history) = window.history() {
             let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&route.to_hash()));
+            self.known.set_value(address_hash());
+        }
+    }
+
+    /// Writes `route` once the page has been quiet for a moment, replacing any write
+    /// still waiting.
+    pub fn write_address_soon(&self, route: Route) {
+        self.cancel_pending();
+        let router = *self;
+        let write = move || {
+            if let Some((_, route)) = router.pending.try_update_value(|p| p.take()).flatten() {
+                router.write_address(&route);
+            }
+        };
+        match set_timeout_with_handle(write, SETTLE) {
+            Ok(handle) => self.pending.set_value(Some((handle, route))),
+            Err(_) => self.write_address(&route),
+        }
+    }
+
+    /// Makes a waiting write now.
+    pub fn flush(&self) {
+        if let Some((handle, route)) = self.pending.try_update_value(|p| p.take()).flatten() {
+            handle.clear();
+            self.write_address(&route);
+        }
+    }
+
+    /// Drops a waiting write (its page is gone, or the user went elsewhere).
+    pub fn cancel_pending(&self) {
+        if let Some((handle, _)) = self.pending.try_update_value(|p| p.take()).flatten() {
+            handle.clear();
         }
     }
 
     /// [`Router::remember`] and [`Router::write_address`] together.
     pub fn publish(&self, page: Page, params: Vec<(String, String)>) {
-        Self::write_address(&self.remember(page, params));
+        self.write_address(&self.remember(page, params));
     }
 
     /// Runs `apply` with the parameters of every later link that opens `page` while it

@@ -162,5 +162,5 @@ pub fn baseline_reference(layer: &BaselineAttention, x: &Mat, causal: bool, thet
 
 /// Largest |a − b| between an f32 matrix and its f64 reference.
 pub fn max_abs_diff(a: &Mat, b: &M64) -> f64 {
-    a.rows().into_iter().zip(b).flat_map(|(ra, rb)| ra.iter().zip(rb).map(|(x, y)| (*x as f64 - y).abs()).collect::<Vec<_>>()).fold(0.0, f64::max)
+    a.rows().into_iter().zip(b).flat_map(|(ra, rb)| ra.iter().zip(rb).map(|(x, y)| (*x as f64 - y).abs()).collect::<Vec<_>>()).fold(0.0, |m, d| if m.is_nan() || d.is_nan() { f64::NAN } else { m.max(d) })
 }

@@ -8,7 +8,14 @@ import assert from 'node:assert/strict';
 import { start, artifact, pixels, pixelsChange } from './harness.mjs';
 
 const text = (page, sel) => page.textContent(sel);
-const modelReady = (page) => page.waitForFunction(() => document.querySelector('#model-status')?.textContent.startsWith('Computed on') && document.querySelectorAll('#predictions li').length > 0, null, { timeout: 30_000 });
+const modelReady = async (page) => {
+  try {
+    await page.waitForFunction(() => document.querySelector('#model-status')?.textContent.startsWith('Computed on') && document.querySelectorAll('#predictions li').length > 0, null, { timeout: 30_000 });
+  } catch (e) {
+    const seen = await page.evaluate(() => ({ url: location.href, h2: document.querySelector('main h2')?.textContent, status: document.querySelector('#model-status')?.textContent, predictions: document.querySelectorAll('#predictions li').length, banner: document.querySelector('#fatal-error')?.textContent }));
+    throw new Error(`the explorer never showed its predictions: ${JSON.stringify(seen)}`);
+  }
+};
 const labReady = (page) => page.waitForFunction(() => document.querySelector('#compute-note')?.textContent.startsWith('Computed on') && !document.querySelector('#busy-note')?.textContent, null, { timeout: 60_000 });
 /** Waits until `sel`'s text differs from `before`. */
 const textChanges = (page, sel, before, timeout = 15_000) => page.waitForFunction(({ sel, before }) => document.querySelector(sel)?.textContent !== before, { sel, before }, { timeout });
@@ -88,6 +95,24 @@ for (const mode of ['cpu', 'gpu']) {
       await labReady(page);
       assert.equal(await text(page, '[data-testid="lambda-value"]'), '0.80');
       assert.equal(await pixels(page, '#map-diff canvas.map'), first, 'Back shows the first maps again');
+    });
+
+    it('#2 a link followed while the lab\'s own link update is pending still opens', async () => {
+      const page = await b.open(LAB);
+      await labReady(page);
+      // Move λ (the lab rewrites its link 120 ms later), keep the page busy past that
+      // moment, then follow a link: the pending rewrite must not put the lab's link back.
+      await page.evaluate(() => {
+        const el = document.getElementById('lambda');
+        el.value = '0.5';
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+        const t = performance.now();
+        while (performance.now() - t < 200) { /* a busy main thread */ }
+        location.hash = '#/arch?layers=7';
+      });
+      await page.waitForFunction(() => document.querySelector('main h2')?.textContent === 'Architecture calculator', null, { timeout: 10_000 });
+      assert.equal(await page.inputValue('#layers'), '7');
+      assert.match(page.url(), /#\/arch\?.*layers=7/);
     });
 
     it('#2 a new explorer link on the explorer opens that model and prompt, and Back returns', async () => {

@@ -61,44 +61,26 @@ struct Timing {
     lambda_ms: f64,
 }
 
-/// The state, its link and the notices about it. The link follows a drag 120 ms after
-/// its last move, not on every frame (Chromium may take ~10 ms for a
-/// `history.replaceState` that arrives many times a second); the navigation's link to
-/// the lab follows at once. A new link while the page is open is applied like the one
-/// it was opened with; `lambda_committed` follows it.
+/// The state, its link and the notices about it. The link follows a drag once it
+/// settles (`Router::write_address_soon`), the navigation's link to the lab at once. A
+/// new link while the page is open is applied like the one it was opened with;
+/// `lambda_committed` follows it.
 fn linked_state(router: Router) -> (RwSignal<LabState>, StateNotes<LabState>, RwSignal<f32>) {
     let (initial, lines) = LabState::from_params(&router.asked.get_untracked().params);
     let state = RwSignal::new(initial.clone());
     let lambda_committed = RwSignal::new(initial.lambda);
     let notes = StateNotes::new();
     notes.set(initial, lines);
-    // The same state is published as a JS object (`window.difflensLabState`) for
-    // scripts and the browser tests.
-    let link_timer = StoredValue::new_local(None::<leptos::prelude::TimeoutHandle>);
     Effect::new(move |_| {
-        let route = router.remember(Page::Lab, state.with(|s| s.to_params()));
-        let js = state.with(serde_wasm_bindgen::to_value);
-        let publish = move || {
-            Router::write_address(&route);
-            if let (Some(w), Ok(js)) = (web_sys::window(), js) {
-                let _ = js_sys::Reflect::set(&w, &"difflensLabState".into(), &js);
-            }
-        };
-        if let Some(h) = link_timer.try_update_value(|t| t.take()).flatten() {
-            h.clear();
-        }
-        match leptos::prelude::set_timeout_with_handle(publish, std::time::Duration::from_millis(120)) {
-            Ok(h) => link_timer.set_value(Some(h)),
-            Err(_) => leptos::logging::warn!("could not schedule the link update"),
+        router.write_address_soon(router.remember(Page::Lab, state.with(|s| s.to_params())));
+        // The same state as a JS object, for scripts and the browser tests.
+        if let (Some(w), Ok(js)) = (web_sys::window(), state.with(serde_wasm_bindgen::to_value)) {
+            let _ = js_sys::Reflect::set(&w, &"difflensLabState".into(), &js);
         }
     });
-    // Leaving the page cancels a pending update: it would put the lab's link over the
-    // next page's.
-    on_cleanup(move || {
-        if let Some(h) = link_timer.try_update_value(|t| t.take()).flatten() {
-            h.clear();
-        }
-    });
+    // Leaving the page drops a waiting write: it would put the lab's link over the next
+    // page's.
+    on_cleanup(move || router.cancel_pending());
     router.follow(Page::Lab, move |params| {
         let (s, lines) = LabState::from_params(params);
         notes.set(s.clone(), lines);

@@ -8,18 +8,12 @@ use super::super::components::readout::readable;
 use super::super::backend::{self, Backend};
 use super::super::components::notice::{NoticeBar, StateNotes};
 use super::super::route::{Page, Router};
-use crate::core::analysis::max_abs_diff;
-use crate::ui::now_ms;
-use crate::core::attention::MapRequest;
-use crate::gpu::model::GpuModel;
-use crate::core::attention::LambdaTrace;
-use crate::core::model::Model;
-use crate::core::retrieval::word;
-use crate::engine::model::{explain, load_checkpoint, CardInfo, CheckpointInfo, Explained, RowSummary};
+use crate::engine::model::{explain, word, Explained, LambdaTrace, Model, RowSummary};
+use crate::engine::model_session::{compare_on_gpu, GpuComparison, ModelKey, ModelLibrary};
 use crate::state::model_state::{Knob, ModelState, CHECKPOINT, CONTEXTS, DEPTH, KINDS, NEEDLES, QUERIES};
+use crate::ui::now_ms;
 use crate::viz::colormap::{Contrast, Scale};
 use leptos::prelude::*;
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
@@ -32,11 +26,6 @@ async fn fetch(url: &str) -> Result<web_sys::Response, String> {
         return Err(format!("{url}: HTTP {}", response.status()));
     }
     Ok(response)
-}
-
-async fn fetch_text(url: &str) -> Result<String, String> {
-    let promise = fetch(url).await?.text().map_err(|e| format!("{url}: {e:?}"))?;
-    wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| format!("{url}: {e:?}"))?.as_string().ok_or_else(|| format!("{url}: not text"))
 }
 
 async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
@@ -60,37 +49,27 @@ fn kind_title(kind: &str) -> &'static str {
     }
 }
 
-/// The shipped cards and checkpoints, each fetched once per visit.
+/// The page's handle on the engine's model library, which fetches each shipped card and
+/// checkpoint once per visit (through the browser's `fetch`, under the site's path).
 #[derive(Clone, Copy)]
-struct Library {
-    cards: StoredValue<HashMap<String, CardInfo>, LocalStorage>,
-    models: StoredValue<HashMap<(String, usize), Rc<Model>>, LocalStorage>,
-}
+struct Library(StoredValue<Rc<ModelLibrary>, LocalStorage>);
 
 impl Library {
-    fn model(&self, key: &(String, usize)) -> Option<Rc<Model>> {
-        self.models.try_with_value(|m| m.get(key).cloned()).flatten()
+    fn new() -> Self {
+        Self(StoredValue::new_local(Rc::new(ModelLibrary::default())))
     }
 
-    /// The card of `kind` and its checkpoint `ckpt`, from the cache or the server.
+    fn model(&self, key: &ModelKey) -> Option<Rc<Model>> {
+        self.0.try_get_value()?.model(key)
+    }
+
     async fn load(self, kind: String, ckpt: usize) -> Result<Rc<Model>, String> {
-        let card = match self.cards.try_with_value(|c| c.get(&kind).cloned()).flatten() {
-            Some(c) => c,
-            None => {
-                let c = CardInfo::parse(&fetch_text(&format!("models/{kind}/card.json")).await?)?;
-                let _ = self.cards.try_update_value(|m| m.insert(kind.clone(), c.clone()));
-                c
-            }
-        };
-        let entry = card.checkpoints.get(ckpt).ok_or_else(|| format!("the card lists {} checkpoints", card.checkpoints.len()))?;
-        let bytes = fetch_bytes(&format!("models/{kind}/{}", entry.file)).await?;
-        let model = Rc::new(load_checkpoint(&card.config, &bytes).map_err(|e| format!("models/{kind}/{}: {e}", entry.file))?);
-        let _ = self.models.try_update_value(|m| m.insert((kind, ckpt), model.clone()));
-        Ok(model)
+        let library = self.0.try_get_value().ok_or("the page was closed")?;
+        library.load(&kind, ckpt, |path: String| async move { fetch_bytes(&path).await }).await
     }
 
     fn checkpoint_label(&self, kind: &str, i: usize) -> Option<String> {
-        self.cards.with_value(|c| c.get(kind).and_then(|card| card.checkpoints.get(i)).map(CheckpointInfo::describe))
+        self.0.try_get_value()?.checkpoint_label(kind, i)
     }
 }
 
@@ -115,7 +94,7 @@ fn linked_state(router: Router) -> (RwSignal<ModelState>, StateNotes<ModelState>
 #[component]
 pub fn ModelPage(backend: RwSignal<Backend>) -> impl IntoView {
     let (state, notes) = linked_state(Router::get());
-    let library = Library { cards: StoredValue::new_local(HashMap::new()), models: StoredValue::new_local(HashMap::new()) };
+    let library = Library::new();
     let status = RwSignal::new(Status::Loading("model".into()));
     let loaded = RwSignal::new(None::<(String, usize)>);
     let which = Memo::new(move |_| state.with(|s| (s.kind.clone(), s.checkpoint)));
@@ -316,8 +295,8 @@ fn RowPanel(view_state: ExplainedView) -> impl IntoView {
 }
 
 /// "Run on WebGPU": the same prompt through the GPU forward pass, compared with the CPU
-/// core's logits (tolerance 1e-4) and the selected head's map (1e-5); `data-score` is
-/// the larger error in units of its tolerance (≤ 1 passes).
+/// core's (`GpuComparison`: its tolerances); `data-score` is the larger error in units
+/// of its tolerance (≤ 1 passes).
 #[component]
 fn GpuCheck(
     backend: RwSignal<Backend>,
@@ -326,33 +305,22 @@ fn GpuCheck(
     library: Library,
     current: Signal<Option<Arc<Explained>>>,
 ) -> impl IntoView {
-    let result = RwSignal::new(None::<(f32, String)>);
+    let result = RwSignal::new(None::<GpuComparison>);
     let run = move |_| {
         let (Some(ctx), Some(key)) = (backend::gpu(), loaded.get_untracked()) else { return };
         let (Some(model), Some(x)) = (library.model(&key), current.get_untracked()) else { return };
         let (layer, head) = state.with_untracked(|s| (s.layer, s.head));
-        result.set(Some((f32::NAN, "running on WebGPU…".into())));
+        result.set(Some(GpuComparison { score: f32::NAN, sentence: "running on WebGPU…".into() }));
         leptos::task::spawn_local(async move {
-            let gpu = GpuModel::new(&ctx, &model);
-            let t0 = now_ms();
-            let outcome = gpu.forward(&ctx, &x.prompt.tokens, &MapRequest::Only(vec![(layer, head)])).await;
-            let ms = now_ms() - t0;
-            let text = match outcome {
-                Ok(out) => {
-                    let dl = max_abs_diff(&out.logits, &x.output.logits);
-                    let dm = out.layers.get(layer).and_then(|l| l.maps.first()).zip(x.output.layers.get(layer).and_then(|l| l.maps.get(head))).map(|(g, c)| max_abs_diff(g.combined(), c.combined())).unwrap_or(f32::NAN);
-                    ((dl / 1e-4).max(dm / 1e-5), format!("WebGPU forward in {ms:.0} ms: largest |GPU − CPU| logits {dl:.1e} (tolerance 1e-4), layer {layer} head {head} map {dm:.1e} (1e-5)."))
-                }
-                Err(e) => (f32::INFINITY, format!("WebGPU forward failed: {e}")),
-            };
-            result.try_set(Some(text));
+            let outcome = compare_on_gpu(&ctx, &model, &x, layer, head, now_ms).await;
+            result.try_set(Some(outcome));
         });
     };
     view! {
         <Show when=move || backend.with(|b| matches!(b, Backend::WebGpu { .. })) fallback=|| view! { <p class="axis-note">"This browser runs the CPU path, so there is no GPU to compare here."</p> }>
             <div class="buttons">
                 <button id="model-gpu-check" on:click=run>"Run on WebGPU and compare"</button>
-                <span class="axis-note" id="model-gpu-result" data-score=move || result.get().map(|r| r.0.to_string()).unwrap_or_default()>{move || result.get().map(|r| r.1).unwrap_or_default()}</span>
+                <span class="axis-note" id="model-gpu-result" data-score=move || result.get().map(|r| r.score.to_string()).unwrap_or_default()>{move || result.get().map(|r| r.sentence).unwrap_or_default()}</span>
             </div>
         </Show>
     }
