@@ -106,12 +106,12 @@ impl TensorStore {
     }
 }
 
-/// Reinterprets f32s as their little-endian bytes (wasm32 and x86 are little-endian).
+/// f32s as their little-endian bytes (safetensors' order; wasm32 and x86 are
+/// little-endian).
 fn bytemuck_f32(data: &[f32]) -> &[u8] {
     #[cfg(target_endian = "big")]
     compile_error!("DiffLens writes safetensors on little-endian targets only");
-    // SAFETY: f32 has no padding and any byte pattern is a valid u8.
-    unsafe { std::slice::from_raw_parts(data.as_ptr().cast::<u8>(), std::mem::size_of_val(data)) }
+    bytemuck::cast_slice(data)
 }
 
 /// A prefix-scoped view of a [`TensorStore`].

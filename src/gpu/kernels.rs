@@ -2,6 +2,7 @@
 //! helpers they share. Pipelines use the shader's own bind-group layout (binding i is
 //! the i-th buffer passed to [`Kernel::bind`]).
 
+use super::params::Uniform;
 use wgpu::util::DeviceExt;
 
 pub const SOFTMAX_WGSL: &str = include_str!("../../shaders/softmax.wgsl");
@@ -60,17 +61,13 @@ pub fn grid_1d(invocations: usize) -> (u32, u32) {
     (x as u32, groups.div_ceil(x) as u32)
 }
 
-/// Uniform parameters as 32-bit words (f32s passed with `to_bits`), a multiple of 4.
-pub fn uniform<const N: usize>(device: &wgpu::Device, label: &str, words: [u32; N]) -> wgpu::Buffer {
-    device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents: &le_bytes(&words), usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST })
+/// A uniform buffer holding a kernel's parameters.
+pub fn uniform<P: Uniform>(device: &wgpu::Device, label: &str, params: &P) -> wgpu::Buffer {
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor { label: Some(label), contents: bytemuck::bytes_of(params), usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST })
 }
 
-pub fn write_uniform<const N: usize>(queue: &wgpu::Queue, buffer: &wgpu::Buffer, words: [u32; N]) {
-    queue.write_buffer(buffer, 0, &le_bytes(&words));
-}
-
-fn le_bytes(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+pub fn write_uniform<P: Uniform>(queue: &wgpu::Queue, buffer: &wgpu::Buffer, params: &P) {
+    queue.write_buffer(buffer, 0, bytemuck::bytes_of(params));
 }
 
 /// A storage buffer of `count` f32s (at least one, since bindings may not be empty).
@@ -93,8 +90,7 @@ pub fn staging(device: &wgpu::Device, count: usize) -> wgpu::Buffer {
 }
 
 pub fn write_f32(queue: &wgpu::Queue, buffer: &wgpu::Buffer, data: &[f32]) {
-    let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
-    if !bytes.is_empty() {
-        queue.write_buffer(buffer, 0, &bytes);
+    if !data.is_empty() {
+        queue.write_buffer(buffer, 0, bytemuck::cast_slice(data));
     }
 }

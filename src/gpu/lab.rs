@@ -6,6 +6,7 @@
 use super::context::GpuContext;
 use super::kernels::{staging, storage, uniform, write_f32, write_uniform, Kernel, LAB_LAMBDA_ROWS_WGSL, LAB_METRICS_WGSL, POOL_WGSL};
 use super::layout::RowLayout;
+use super::params::{LabMetricsParams, PoolParams};
 use super::ops::fits;
 use super::readback::read_many;
 use super::softmax::{Softmax, SoftmaxParams};
@@ -124,9 +125,9 @@ impl GpuLab {
         let pooled = storage(dev, "pooled", n * n);
         let sums = storage(dev, "metric sums", 4 * n);
         let softmax = SoftmaxParams::dense(n, n, d, false, inputs.scale());
-        let softmax_params = uniform(dev, "softmax params", softmax.words());
-        let pool_params = uniform(dev, "pool params", [0; 8]);
-        let metrics_params = uniform(dev, "metrics params", [0; 8]);
+        let softmax_params = uniform(dev, "softmax params", &softmax.uniform());
+        let pool_params = uniform(dev, "pool params", &PoolParams::default());
+        let metrics_params = uniform(dev, "metrics params", &LabMetricsParams::default());
 
         let mut encoder = dev.create_command_encoder(&Default::default());
         {
@@ -165,9 +166,10 @@ impl GpuLab {
     pub fn lambda_update(&self, ctx: &GpuContext, lambda: f32, px: usize) -> Result<LambdaReadback, String> {
         let r = self.resident.as_ref().ok_or_else(|| "no lab problem is loaded on the GPU".to_string())?;
         let (n, px) = (r.n, px.clamp(1, r.n));
-        write_uniform(&ctx.queue, &r.pool_params, [n as u32, px as u32, lambda.to_bits(), 0, 0, 0, 0, 0]);
+        // The fused kernel reads the same block (`LabLambdaRowsParams` has the same layout).
+        write_uniform(&ctx.queue, &r.pool_params, &PoolParams { n: n as u32, r: px as u32, lambda, ..Default::default() });
         if let LambdaKernels::Separate { .. } = self.lambda {
-            write_uniform(&ctx.queue, &r.metrics_params, [n as u32, lambda.to_bits(), 0, 0, 0, 0, 0, 0]);
+            write_uniform(&ctx.queue, &r.metrics_params, &LabMetricsParams { n: n as u32, lambda, ..Default::default() });
         }
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         {

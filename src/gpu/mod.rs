@@ -7,5 +7,6 @@ pub mod lab;
 pub mod layout;
 pub mod model;
 pub mod ops;
+pub mod params;
 pub mod softmax;
 mod readback;

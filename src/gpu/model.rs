@@ -8,6 +8,7 @@
 use super::context::GpuContext;
 use super::kernels::{grid_1d, staging, storage, uniform, write_f32, Kernel, COMBINE_WGSL, ELEMENTWISE_WGSL, MATMUL_WGSL, RMS_NORM_WGSL, ROPE_WGSL};
 use super::ops::fits;
+use super::params::{CombineParams, ElementwiseOp, ElementwiseParams, MatmulParams, RmsNormParams, RopeParams, Uniform};
 use super::readback::read_many;
 use super::softmax::{Softmax, SoftmaxParams};
 use crate::core::attention::{AttentionLayer, HeadMaps, LambdaTrace, MapRequest};
@@ -175,28 +176,30 @@ impl GpuModel {
         };
 
         let mut rec = Recorder { ctx, k: &self.kernels, encoder: dev.create_command_encoder(&Default::default()), pass: None };
-        let eps = self.config.norm_eps;
+        // The model's RMSNorm over `width`-wide rows.
+        let norm = |rows: usize, width: usize| RmsNormParams { rows: rows as u32, width: width as u32, eps: self.config.norm_eps, post_scale: 1.0, normalise: 1, ..Default::default() };
         for (li, layer) in self.layers.iter().enumerate() {
             let (lq, lk, lv, lh) = layer.widths;
-            rec.rms(&h, &layer.attn_norm, &xn, t, e, eps, 1.0, true);
-            rec.linear(&xn, e, &layer.wq, &q, t, lq, false);
-            rec.linear(&xn, e, &layer.wk, &k, t, lk, false);
-            rec.linear(&xn, e, &layer.wv, &vb, t, lv, false);
+            rec.rms(&h, &layer.attn_norm, &xn, norm(t, e));
+            rec.linear(&xn, &layer.wq, &q, (t, e, lq), false);
+            rec.linear(&xn, &layer.wk, &k, (t, e, lk), false);
+            rec.linear(&xn, &layer.wv, &vb, (t, e, lv), false);
             if self.config.rope {
                 rec.rope(&q, &rope_table, t, lq, layer.d);
                 rec.rope(&k, &rope_table, t, lk, layer.d);
             }
             if let LayerKind::V2 { w_lambda } = &layer.kind {
-                rec.linear(&xn, e, w_lambda, &lam, t, n_heads, false);
-                rec.elementwise(&lam, &lam, t * n_heads, 1);
+                rec.linear(&xn, w_lambda, &lam, (t, e, n_heads), false);
+                rec.elementwise(&lam, &lam, t * n_heads, ElementwiseOp::Sigmoid);
                 rec.copy(&lam, 0, &lam_all, li * t * n_heads, t * n_heads);
             }
             let scale = (layer.d as f32).powf(-0.5);
             for (hi, plan) in layer.heads.iter().enumerate() {
-                rec.softmax(&q, plan.q1, lq, &k, plan.k1, lk, t, layer.d, self.config.causal, scale, &a1);
+                let head = |q_col, k_col| SoftmaxParams { n_q: t, n_k: t, d: layer.d, causal: self.config.causal, scale, q_col, q_stride: lq, k_col, k_stride: lk };
+                rec.softmax(&q, &k, &a1, head(plan.q1, plan.k1));
                 let combined = match (plan.branch2, &layer.kind) {
                     (Some((q2, k2)), kind) => {
-                        rec.softmax(&q, q2, lq, &k, k2, lk, t, layer.d, self.config.causal, scale, &a2);
+                        rec.softmax(&q, &k, &a2, head(q2, k2));
                         match kind {
                             LayerKind::V1 { lambda, .. } => rec.combine(&a1, &a2, &dmap, t, *lambda, None),
                             _ => rec.combine(&a1, &a2, &dmap, t, 0.0, Some((&lam, n_heads, hi))),
@@ -205,7 +208,9 @@ impl GpuModel {
                     }
                     (None, _) => &a1,
                 };
-                rec.matmul(combined, 0, t, &vb, plan.v, lv, false, &heads, plan.out, lh, (t, layer.dv, t), false);
+                let u = |x: usize| x as u32;
+                let pv = MatmulParams { m: u(t), n: u(layer.dv), k: u(t), a_stride: u(t), b_off: u(plan.v), b_stride: u(lv), c_off: u(plan.out), c_stride: u(lh), ..Default::default() };
+                rec.matmul(combined, &vb, &heads, pv);
                 if let Some(slot) = wanted.iter().position(|w| *w == (li, hi)) {
                     for (m, src) in [&a1, &a2, &dmap].into_iter().enumerate() {
                         rec.copy(src, 0, &kept, (slot * 3 + m) * t * t, t * t);
@@ -214,21 +219,22 @@ impl GpuModel {
             }
             let attn_out = match &layer.kind {
                 LayerKind::V1 { lambda_init, use_subln, subln, .. } => {
-                    rec.rms(&heads, subln, &heads_n, t * n_heads, 2 * layer.d, SUBLN_EPS, 1.0 - lambda_init, *use_subln);
+                    let p = RmsNormParams { eps: SUBLN_EPS, post_scale: 1.0 - lambda_init, normalise: *use_subln as u32, ..norm(t * n_heads, 2 * layer.d) };
+                    rec.rms(&heads, subln, &heads_n, p);
                     &heads_n
                 }
                 _ => &heads,
             };
-            rec.linear(attn_out, lh, &layer.wo, &h, t, e, true);
-            rec.rms(&h, &layer.ffn_norm, &xn, t, e, eps, 1.0, true);
-            rec.linear(&xn, e, &layer.gate, &gate, t, f, false);
-            rec.linear(&xn, e, &layer.up, &up, t, f, false);
-            rec.elementwise(&gate, &up, t * f, 0);
-            rec.linear(&gate, f, &layer.down, &h, t, e, true);
+            rec.linear(attn_out, &layer.wo, &h, (t, lh, e), true);
+            rec.rms(&h, &layer.ffn_norm, &xn, norm(t, e));
+            rec.linear(&xn, &layer.gate, &gate, (t, e, f), false);
+            rec.linear(&xn, &layer.up, &up, (t, e, f), false);
+            rec.elementwise(&gate, &up, t * f, ElementwiseOp::SwiGlu);
+            rec.linear(&gate, &layer.down, &h, (t, f, e), true);
             rec.copy(&h, 0, &hidden_all, li * t * e, t * e);
         }
-        rec.rms(&h, &self.norm, &xn, t, e, eps, 1.0, true);
-        rec.linear(&xn, e, &self.lm_head, &logits, t, v, false);
+        rec.rms(&h, &self.norm, &xn, norm(t, e));
+        rec.linear(&xn, &self.lm_head, &logits, (t, e, v), false);
         ctx.queue.submit([rec.finish()]);
 
         let sizes = [t * v, n_layers * t * e, n_layers * t * n_heads, wanted.len() * 3 * t * t];
@@ -296,8 +302,8 @@ struct Recorder<'a> {
 }
 
 impl Recorder<'_> {
-    fn run<const N: usize>(&mut self, kernel: &Kernel, words: [u32; N], buffers: &[&wgpu::Buffer], grid: (u32, u32)) {
-        let params = uniform(&self.ctx.device, "params", words);
+    fn run<P: Uniform>(&mut self, kernel: &Kernel, params: &P, buffers: &[&wgpu::Buffer], grid: (u32, u32)) {
+        let params = uniform(&self.ctx.device, "params", params);
         let mut all = vec![&params];
         all.extend_from_slice(buffers);
         let group = kernel.bind(&self.ctx.device, &all);
@@ -310,48 +316,41 @@ impl Recorder<'_> {
         self.encoder.finish()
     }
 
-    /// C[c_off.., (m, n)] (+)= A[a_off.., (m, k)] · B, B [k, n] or (b_trans) [n, k].
-    #[allow(clippy::too_many_arguments)]
-    fn matmul(&mut self, a: &wgpu::Buffer, a_off: usize, a_stride: usize, b: &wgpu::Buffer, b_off: usize, b_stride: usize, b_trans: bool, c: &wgpu::Buffer, c_off: usize, c_stride: usize, (m, n, k): (usize, usize, usize), accumulate: bool) {
-        let w = [m, n, k, b_trans as usize, a_off, a_stride, b_off, b_stride, c_off, c_stride, accumulate as usize, 0].map(|x| x as u32);
-        self.run(&self.k.matmul, w, &[a, b, c], ((n as u32).div_ceil(16), (m as u32).div_ceil(16)));
+    /// C (+)= A · B as `p` lays them out.
+    fn matmul(&mut self, a: &wgpu::Buffer, b: &wgpu::Buffer, c: &wgpu::Buffer, p: MatmulParams) {
+        self.run(&self.k.matmul, &p, &[a, b, c], p.grid());
     }
 
-    /// y (+)= x · Wᵀ for a PyTorch Linear weight W [out, in].
-    #[allow(clippy::too_many_arguments)]
-    fn linear(&mut self, x: &wgpu::Buffer, inp: usize, w: &wgpu::Buffer, y: &wgpu::Buffer, rows: usize, out: usize, accumulate: bool) {
-        self.matmul(x, 0, inp, w, 0, inp, true, y, 0, out, (rows, out, inp), accumulate);
+    /// y (+)= x · Wᵀ for a PyTorch Linear weight W [out, in]; x is [rows, in].
+    fn linear(&mut self, x: &wgpu::Buffer, w: &wgpu::Buffer, y: &wgpu::Buffer, (rows, inp, out): (usize, usize, usize), accumulate: bool) {
+        self.matmul(x, w, y, MatmulParams::linear(rows, inp, out, accumulate));
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn softmax(&mut self, q: &wgpu::Buffer, q_col: usize, q_stride: usize, k: &wgpu::Buffer, k_col: usize, k_stride: usize, t: usize, d: usize, causal: bool, scale: f32, out: &wgpu::Buffer) {
-        let p = SoftmaxParams { n_q: t, n_k: t, d, causal, scale, q_col, q_stride, k_col, k_stride };
+    fn softmax(&mut self, q: &wgpu::Buffer, k: &wgpu::Buffer, out: &wgpu::Buffer, p: SoftmaxParams) {
         let (kernel, grid) = self.k.softmax.pick(&p);
-        self.run(kernel, p.words(), &[q, k, out], grid);
+        self.run(kernel, &p.uniform(), &[q, k, out], grid);
     }
 
     fn combine(&mut self, a1: &wgpu::Buffer, a2: &wgpu::Buffer, out: &wgpu::Buffer, t: usize, lambda: f32, per_row: Option<(&wgpu::Buffer, usize, usize)>) {
         let grid = grid_1d(t * t);
-        let (lb, per, stride, col) = match per_row {
+        let (lb, per_row, lambda_stride, lambda_col) = match per_row {
             Some((b, stride, col)) => (b, 1u32, stride as u32, col as u32),
             None => (a1, 0, 0, 0),
         };
-        let w = [t as u32, t as u32, per, lambda.to_bits(), grid.0, stride, col, 0];
-        self.run(&self.k.combine, w, &[a1, a2, lb, out], grid);
+        let p = CombineParams { rows: t as u32, cols: t as u32, per_row, lambda, groups_x: grid.0, lambda_stride, lambda_col, ..Default::default() };
+        self.run(&self.k.combine, &p, &[a1, a2, lb, out], grid);
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn rms(&mut self, x: &wgpu::Buffer, gain: &wgpu::Buffer, y: &wgpu::Buffer, rows: usize, width: usize, eps: f32, post_scale: f32, normalise: bool) {
-        let w = [rows as u32, width as u32, eps.to_bits(), post_scale.to_bits(), normalise as u32, 0, 0, 0];
-        self.run(&self.k.rms, w, &[x, gain, y], (rows as u32, 1));
+    fn rms(&mut self, x: &wgpu::Buffer, gain: &wgpu::Buffer, y: &wgpu::Buffer, p: RmsNormParams) {
+        self.run(&self.k.rms, &p, &[x, gain, y], (p.rows, 1));
     }
 
     fn rope(&mut self, x: &wgpu::Buffer, table: &wgpu::Buffer, t: usize, width: usize, d: usize) {
-        let w = [t as u32, width as u32, d as u32, 0];
-        self.run(&self.k.rope, w, &[table, x], (((t * width / 2) as u32).div_ceil(256), 1));
+        let p = RopeParams { t: t as u32, width: width as u32, d: d as u32, ..Default::default() };
+        self.run(&self.k.rope, &p, &[table, x], (((t * width / 2) as u32).div_ceil(256), 1));
     }
 
-    fn elementwise(&mut self, a: &wgpu::Buffer, b: &wgpu::Buffer, len: usize, op: u32) {
+    fn elementwise(&mut self, a: &wgpu::Buffer, b: &wgpu::Buffer, len: usize, op: ElementwiseOp) {
         let grid = grid_1d(len);
         // Binding `a` twice (read_write and read) is not allowed: σ ignores `b`, so give it a fresh dummy.
         let dummy;
@@ -361,7 +360,8 @@ impl Recorder<'_> {
         } else {
             b
         };
-        self.run(&self.k.elementwise, [len as u32, op, grid.0, 0], &[a, b], grid);
+        let p = ElementwiseParams { len: len as u32, op: op as u32, groups_x: grid.0, ..Default::default() };
+        self.run(&self.k.elementwise, &p, &[a, b], grid);
     }
 
     fn copy(&mut self, src: &wgpu::Buffer, src_off: usize, dst: &wgpu::Buffer, dst_off: usize, count: usize) {

@@ -4,6 +4,7 @@
 
 use super::context::GpuContext;
 use super::kernels::{grid_1d, staging, storage, uniform, write_f32, Kernel, COMBINE_WGSL};
+use super::params::CombineParams;
 use super::softmax::{Softmax, SoftmaxParams};
 use super::readback::read_f32;
 use crate::core::linalg::Mat;
@@ -36,7 +37,7 @@ pub async fn softmax_map_with(ctx: &GpuContext, softmax: &Softmax, q: &Mat, k: &
     write_f32(&ctx.queue, &qb, q.as_standard_layout().as_slice().expect("a standard-layout array is contiguous"));
     write_f32(&ctx.queue, &kb, k.as_standard_layout().as_slice().expect("a standard-layout array is contiguous"));
     let p = SoftmaxParams::dense(n_q, n_k, d, causal, scale);
-    let params = uniform(dev, "softmax params", p.words());
+    let params = uniform(dev, "softmax params", &p.uniform());
     let (kernel, grid) = softmax.pick(&p);
     let group = kernel.bind(dev, &[&params, &qb, &kb, &out]);
     let mut encoder = dev.create_command_encoder(&Default::default());
@@ -71,7 +72,7 @@ pub async fn combine_maps(ctx: &GpuContext, a1: &Mat, a2: &Mat, lambda: Lambda<'
     let lb = storage(dev, "lambdas", rows_lambda.len());
     write_f32(&ctx.queue, &lb, &rows_lambda);
     let grid = grid_1d(rows * cols);
-    let params = uniform(dev, "combine params", [rows as u32, cols as u32, per_row, scalar.to_bits(), grid.0, 1, 0, 0]);
+    let params = uniform(dev, "combine params", &CombineParams { rows: rows as u32, cols: cols as u32, per_row, lambda: scalar, groups_x: grid.0, lambda_stride: 1, ..Default::default() });
     let group = kernel.bind(dev, &[&params, &b1, &b2, &lb, &out]);
     let mut encoder = dev.create_command_encoder(&Default::default());
     {

@@ -6,6 +6,7 @@
 use super::context::GpuContext;
 use super::kernels::{Kernel, SOFTMAX_ROWS_WGSL, SOFTMAX_WGSL};
 use super::layout::RowLayout;
+use super::params::SoftmaxUniform;
 
 /// One softmax(q·kᵀ·scale) over heads read in place from wider matrices.
 #[derive(Clone, Copy, Debug)]
@@ -29,9 +30,9 @@ impl SoftmaxParams {
     }
 
     /// The shaders' `Params` (q_offset is 0: queries and keys are the same tokens).
-    pub fn words(&self) -> [u32; 12] {
+    pub fn uniform(&self) -> SoftmaxUniform {
         let u = |x: usize| x as u32;
-        [u(self.n_q), u(self.n_k), u(self.d), self.causal as u32, self.scale.to_bits(), 0, u(self.q_col), u(self.q_stride), u(self.k_col), u(self.k_stride), 0, 0]
+        SoftmaxUniform { n_q: u(self.n_q), n_k: u(self.n_k), d: u(self.d), causal: self.causal as u32, scale: self.scale, q_col: u(self.q_col), q_stride: u(self.q_stride), k_col: u(self.k_col), k_stride: u(self.k_stride), ..Default::default() }
     }
 
     /// Whether heads can be read as vec4s (what the row kernel needs).
