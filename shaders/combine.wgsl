@@ -20,7 +20,7 @@ struct Params {
 @group(0) @binding(3) var<storage, read> lambdas: array<f32>; // [rows] when per_row
 @group(0) @binding(4) var<storage, read_write> out: array<f32>;
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG_1D)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let idx = gid.x + gid.y * p.groups_x * 256u;
     if (idx >= p.rows * p.cols) { return; }

@@ -20,7 +20,7 @@ fn sigmoid(z: f32) -> f32 {
     return e / (1.0 + e);
 }
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG_1D)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let idx = gid.x + gid.y * p.groups_x * 256u;
     if (idx >= p.len) { return; }

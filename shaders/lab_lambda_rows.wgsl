@@ -28,7 +28,7 @@ fn wins(v: f32, best: f32) -> bool {
     return abs(v) > abs(best) || (abs(v) == abs(best) && v > best);
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(ROW_WG)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let pi = gid.x;
     if (pi >= p.r) { return; }

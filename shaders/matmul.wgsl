@@ -1,4 +1,4 @@
-// C = A·B (or A·Bᵀ) with 16 × 16 tiles staged in workgroup memory: each element of A
+// C = A·B (or A·Bᵀ) with TILE × TILE tiles staged in workgroup memory: each element of A
 // and B is read from global memory once per tile instead of once per product.
 // Offsets and row strides address sub-matrices in place (one head's columns of Q, K, V),
 // so no copies are needed; `accumulate` adds into C (the residual stream).
@@ -21,17 +21,16 @@ struct Params {
     _pad: u32,
 }
 
-const TILE: u32 = 16u;
 
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> a: array<f32>;
 @group(0) @binding(2) var<storage, read> b: array<f32>;
 @group(0) @binding(3) var<storage, read_write> c: array<f32>;
 
-var<workgroup> ta: array<array<f32, 16>, 16>;
-var<workgroup> tb: array<array<f32, 16>, 16>;
+var<workgroup> ta: array<array<f32, TILE>, TILE>;
+var<workgroup> tb: array<array<f32, TILE>, TILE>;
 
-@compute @workgroup_size(16, 16)
+@compute @workgroup_size(TILE, TILE)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
     let row = wg.y * TILE + lid.y;
     let col = wg.x * TILE + lid.x;

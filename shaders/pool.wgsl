@@ -17,7 +17,7 @@ struct Params {
 @group(0) @binding(2) var<storage, read> a2: array<f32>;
 @group(0) @binding(3) var<storage, read_write> out: array<f32>;
 
-@compute @workgroup_size(16, 16)
+@compute @workgroup_size(TILE, TILE)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let pj = gid.x;
     let pi = gid.y;

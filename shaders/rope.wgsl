@@ -14,7 +14,7 @@ struct Params {
 @group(0) @binding(1) var<storage, read> table: array<f32>;
 @group(0) @binding(2) var<storage, read_write> x: array<f32>;
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG_1D)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let pairs_per_row = p.width / 2u;
     let idx = gid.x;

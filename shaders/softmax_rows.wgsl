@@ -28,7 +28,6 @@ struct Params {
     _pad1: u32,
 }
 
-const MAX_D4: u32 = 64u;
 const LOWEST: f32 = -3.0e38;
 
 @group(0) @binding(0) var<uniform> p: Params;
@@ -44,13 +43,13 @@ fn key_base(j: u32) -> u32 {
     return (j * p.k_stride + p.k_col) / 4u;
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(ROW_WG)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let i = gid.x;
     if (i >= p.n_q) { return; }
     let d4 = p.d / 4u;
     // The query row, pre-scaled, in registers.
-    var qr: array<vec4<f32>, MAX_D4>;
+    var qr: array<vec4<f32>, MAX_D / 4u>;
     let qb = (i * p.q_stride + p.q_col) / 4u;
     for (var c = 0u; c < d4; c = c + 1u) { qr[c] = q[qb + c] * p.scale; }
 

@@ -7,7 +7,7 @@ use difflens::gpu::params::*;
 fn check<P: Uniform>() {
     let ours = P::fields();
     for source in P::WGSL {
-        let module = naga::front::wgsl::parse_str(source).unwrap_or_else(|e| panic!("{} does not parse: {e}", std::any::type_name::<P>()));
+        let module = naga::front::wgsl::parse_str(&difflens::gpu::sizes::wgsl(source)).unwrap_or_else(|e| panic!("{} does not parse: {e}", std::any::type_name::<P>()));
         let (_, ty) = module.types.iter().find(|(_, t)| t.name.as_deref() == Some("Params")).expect("the shader declares `struct Params`");
         let naga::TypeInner::Struct { members, span } = &ty.inner else { panic!("Params is a struct") };
         let theirs: Vec<(String, usize)> = members.iter().map(|m| (m.name.clone().unwrap_or_default(), m.offset as usize)).collect();

@@ -16,9 +16,7 @@ pub const RMS_NORM_WGSL: &str = include_str!("../../shaders/rms_norm.wgsl");
 pub const ROPE_WGSL: &str = include_str!("../../shaders/rope.wgsl");
 pub const ELEMENTWISE_WGSL: &str = include_str!("../../shaders/elementwise.wgsl");
 
-/// Invocations per workgroup of the 1-D kernels (a multiple of every GPU's SIMD width,
-/// and the WebGPU default limit).
-pub const WG: u32 = 256;
+use super::sizes::WG_1D;
 
 pub struct Kernel {
     pub pipeline: wgpu::ComputePipeline,
@@ -28,6 +26,7 @@ pub struct Kernel {
 
 impl Kernel {
     pub fn new(device: &wgpu::Device, label: &'static str, source: &str) -> Self {
+        let source = super::sizes::wgsl(source);
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source: wgpu::ShaderSource::Wgsl(source.into()) });
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(label),
@@ -56,7 +55,7 @@ impl Kernel {
 
 /// A 2-D grid of workgroups covering `invocations` 1-D invocations (x ≤ 65 535).
 pub fn grid_1d(invocations: usize) -> (u32, u32) {
-    let groups = invocations.div_ceil(WG as usize).max(1);
+    let groups = invocations.div_ceil(WG_1D as usize).max(1);
     let x = groups.min(65_535);
     (x as u32, groups.div_ceil(x) as u32)
 }

@@ -7,6 +7,7 @@ use super::context::GpuContext;
 use super::kernels::{staging, storage, uniform, write_f32, write_uniform, Kernel, LAB_LAMBDA_ROWS_WGSL, LAB_METRICS_WGSL, POOL_WGSL};
 use super::layout::RowLayout;
 use super::params::{LabMetricsParams, PoolParams};
+use super::sizes::TILE;
 use super::ops::fits;
 use super::readback::read_many;
 use super::softmax::{Softmax, SoftmaxParams};
@@ -176,7 +177,7 @@ impl GpuLab {
             let mut pass = encoder.begin_compute_pass(&Default::default());
             match &self.lambda {
                 LambdaKernels::Separate { pool, metrics } => {
-                    pool.dispatch(&mut pass, &r.lambda_groups[0], ((px as u32).div_ceil(16), (px as u32).div_ceil(16)));
+                    pool.dispatch(&mut pass, &r.lambda_groups[0], ((px as u32).div_ceil(TILE), (px as u32).div_ceil(TILE)));
                     metrics.dispatch(&mut pass, &r.lambda_groups[1], RowLayout::WorkgroupPerRow.grid(n));
                 }
                 LambdaKernels::Fused(kernel) => kernel.dispatch(&mut pass, &r.lambda_groups[0], RowLayout::InvocationPerRow.grid(px)),

@@ -14,8 +14,7 @@ pub enum RowLayout {
     InvocationPerRow,
 }
 
-/// Invocations per workgroup of the invocation-per-row kernels.
-pub const ROWS_PER_WORKGROUP: u32 = 64;
+use super::sizes::ROW_WG;
 
 impl RowLayout {
     /// The layout that suits this context's adapter.
@@ -27,7 +26,7 @@ impl RowLayout {
     pub fn grid(self, rows: usize) -> (u32, u32) {
         match self {
             Self::WorkgroupPerRow => (rows as u32, 1),
-            Self::InvocationPerRow => ((rows as u32).div_ceil(ROWS_PER_WORKGROUP), 1),
+            Self::InvocationPerRow => ((rows as u32).div_ceil(ROW_WG), 1),
         }
     }
 }

@@ -8,5 +8,6 @@ pub mod layout;
 pub mod model;
 pub mod ops;
 pub mod params;
+pub mod sizes;
 pub mod softmax;
 mod readback;

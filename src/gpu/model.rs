@@ -10,6 +10,7 @@ use super::kernels::{grid_1d, staging, storage, uniform, write_f32, Kernel, COMB
 use super::ops::fits;
 use super::params::{CombineParams, ElementwiseOp, ElementwiseParams, MatmulParams, RmsNormParams, RopeParams, Uniform};
 use super::readback::read_many;
+use super::sizes::WG_1D;
 use super::softmax::{Softmax, SoftmaxParams};
 use crate::core::attention::{AttentionLayer, HeadMaps, LambdaTrace, MapRequest};
 use crate::core::config::ModelConfig;
@@ -347,7 +348,7 @@ impl Recorder<'_> {
 
     fn rope(&mut self, x: &wgpu::Buffer, table: &wgpu::Buffer, t: usize, width: usize, d: usize) {
         let p = RopeParams { t: t as u32, width: width as u32, d: d as u32, ..Default::default() };
-        self.run(&self.k.rope, &p, &[table, x], (((t * width / 2) as u32).div_ceil(256), 1));
+        self.run(&self.k.rope, &p, &[table, x], (((t * width / 2) as u32).div_ceil(WG_1D), 1));
     }
 
     fn elementwise(&mut self, a: &wgpu::Buffer, b: &wgpu::Buffer, len: usize, op: ElementwiseOp) {

@@ -5,6 +5,7 @@
 use super::context::GpuContext;
 use super::kernels::{grid_1d, staging, storage, uniform, write_f32, Kernel, COMBINE_WGSL};
 use super::params::CombineParams;
+use super::sizes::MAX_D;
 use super::softmax::{Softmax, SoftmaxParams};
 use super::readback::read_f32;
 use crate::core::linalg::Mat;
@@ -29,8 +30,8 @@ pub async fn softmax_map_with(ctx: &GpuContext, softmax: &Softmax, q: &Mat, k: &
     let (n_q, d) = q.dim();
     let n_k = k.nrows();
     fits(ctx, n_q, n_k)?;
-    if d > 256 || k.ncols() != d {
-        return Err(format!("head size {d} is not supported (at most 256, and q and k must agree)"));
+    if d > MAX_D as usize || k.ncols() != d {
+        return Err(format!("head size {d} is not supported (at most {MAX_D}, and q and k must agree)"));
     }
     let dev = &ctx.device;
     let (qb, kb, out) = (storage(dev, "q", q.len()), storage(dev, "k", k.len()), storage(dev, "scores", n_q * n_k));

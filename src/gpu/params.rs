@@ -116,8 +116,8 @@ impl MatmulParams {
         Self { m: u(rows), n: u(out), k: u(inp), b_trans: 1, a_stride: u(inp), b_stride: u(inp), c_stride: u(out), accumulate: accumulate as u32, ..Default::default() }
     }
 
-    /// Workgroups of the 16 × 16 output tiles.
+    /// Workgroups of the TILE × TILE output tiles.
     pub fn grid(&self) -> (u32, u32) {
-        (self.n.div_ceil(16), self.m.div_ceil(16))
+        (self.n.div_ceil(super::sizes::TILE), self.m.div_ceil(super::sizes::TILE))
     }
 }
