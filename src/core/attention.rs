@@ -264,6 +264,15 @@ impl AttentionLayer {
         }
     }
 
+    /// Which columns of Q, K and V each head reads, and where its output goes.
+    pub fn head_layout(&self) -> crate::core::head_layout::HeadLayout {
+        match self {
+            AttentionLayer::Baseline(a) => a.head_layout(),
+            AttentionLayer::V1(a) => a.head_layout(),
+            AttentionLayer::V2(a) => a.head_layout(),
+        }
+    }
+
     /// Writes the layer's tensors under their official names, below `prefix`.
     pub fn write_to(&self, s: &mut TensorStore, prefix: &str) {
         let p = |n: &str| if prefix.is_empty() { n.to_string() } else { format!("{prefix}.{n}") };

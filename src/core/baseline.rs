@@ -4,6 +4,7 @@
 
 use super::attention::{head_maps, rotate, run_head, AttentionOptions, HeadInputs, Keep, LambdaTrace, LayerOutput};
 use super::config::AttnShape;
+use super::head_layout::HeadLayout;
 use super::init::linear_weight;
 use super::linalg::{columns, linear, Mat};
 use super::weights::{Scope, WeightsError};
@@ -50,20 +51,24 @@ impl BaselineAttention {
     }
 
     /// `softmax(QKᵀ/√d)·V` per head, heads concatenated, then `out_proj`.
+    /// Which columns each head reads and writes.
+    pub fn head_layout(&self) -> HeadLayout {
+        HeadLayout::baseline(self.n_heads, self.n_kv_heads, self.head_dim)
+    }
+
     pub fn forward(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize) -> LayerOutput {
         let d = self.head_dim;
         let q = rotate(linear(x, &self.wq.view()), d, opts);
         let k = rotate(linear(x, &self.wk.view()), d, opts);
         let v = linear(x, &self.wv.view());
-        let group = self.n_heads / self.n_kv_heads;
-        let mut heads: Mat = Array2::zeros((x.nrows(), self.n_heads * d));
+        let layout = self.head_layout();
+        let mut heads: Mat = Array2::zeros((x.nrows(), layout.out_width()));
         let mut maps = Vec::new();
-        for h in 0..self.n_heads {
-            let g = h / group;
-            let inputs = HeadInputs { q1: columns(&q, h * d, d), k1: columns(&k, g * d, d), branch2: None, v: columns(&v, g * d, d), scale: (d as f32).powf(-0.5) };
+        for (h, at) in layout.heads.iter().enumerate() {
+            let inputs = HeadInputs { q1: columns(&q, at.q1, d), k1: columns(&k, at.k1, d), branch2: None, v: columns(&v, at.v, d), scale: layout.scale };
             let wants = opts.maps.wants(layer, h);
             let mut r = run_head(&inputs, opts, &Keep { maps: wants, logits: wants && opts.keep_logits });
-            heads.slice_mut(s![.., h * d..(h + 1) * d]).assign(&r.out);
+            heads.slice_mut(s![.., at.out..at.out + d]).assign(&r.out);
             maps.extend(head_maps(layer, h, &mut r));
         }
         LayerOutput { out: linear(&heads.view(), &self.wout.view()), lambda: LambdaTrace::None, maps }

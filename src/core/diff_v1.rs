@@ -10,6 +10,7 @@
 
 use super::attention::{head_maps, rotate, run_head, AttentionOptions, HeadInputs, Keep, LambdaTrace, LayerOutput, RowLambda};
 use super::config::{AttnShape, KvPairing};
+use super::head_layout::HeadLayout;
 use super::init::{linear_weight, normal_vector};
 use super::lambda::LambdaParams;
 use super::linalg::{columns, linear, Mat};
@@ -106,6 +107,11 @@ impl DiffAttnV1 {
         }
     }
 
+    /// Which columns each differential head reads and writes.
+    pub fn head_layout(&self) -> HeadLayout {
+        HeadLayout::diff_v1(self.n_heads, self.head_dim, |h| self.kv_heads_for(h))
+    }
+
     pub fn forward(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize) -> LayerOutput {
         self.forward_with_lambda(x, opts, layer, self.lambda_full())
     }
@@ -116,16 +122,17 @@ impl DiffAttnV1 {
         let q = rotate(linear(x, &self.wq.view()), d, opts);
         let k = rotate(linear(x, &self.wk.view()), d, opts);
         let v = linear(x, &self.wv.view());
-        let mut heads: Mat = Array2::zeros((x.nrows(), self.n_heads * 2 * d));
+        let layout = self.head_layout();
+        let mut heads: Mat = Array2::zeros((x.nrows(), layout.out_width()));
         let mut maps = Vec::new();
-        for h in 0..self.n_heads {
-            let (k1, k2, vh) = self.kv_heads_for(h);
+        for (h, at) in layout.heads.iter().enumerate() {
+            let (q2, k2) = at.branch2.expect("DIFF V1 heads have two branches");
             let inputs = HeadInputs {
-                q1: columns(&q, 2 * h * d, d),
-                k1: columns(&k, k1 * d, d),
-                branch2: Some((columns(&q, (2 * h + 1) * d, d), columns(&k, k2 * d, d), RowLambda::Scalar(lambda))),
-                v: columns(&v, vh * 2 * d, 2 * d),
-                scale: (d as f32).powf(-0.5),
+                q1: columns(&q, at.q1, d),
+                k1: columns(&k, at.k1, d),
+                branch2: Some((columns(&q, q2, d), columns(&k, k2, d), RowLambda::Scalar(lambda))),
+                v: columns(&v, at.v, layout.dv),
+                scale: layout.scale,
             };
             let wants = opts.maps.wants(layer, h);
             let mut r = run_head(&inputs, opts, &Keep { maps: wants, logits: wants && opts.keep_logits });
@@ -133,7 +140,7 @@ impl DiffAttnV1 {
                 self.subln.apply(r.out.view_mut());
             }
             r.out.mapv_inplace(|o| o * (1.0 - self.lambda_init));
-            heads.slice_mut(s![.., h * 2 * d..(h + 1) * 2 * d]).assign(&r.out);
+            heads.slice_mut(s![.., at.out..at.out + layout.dv]).assign(&r.out);
             maps.extend(head_maps(layer, h, &mut r));
         }
         LayerOutput { out: linear(&heads.view(), &self.wout.view()), lambda: LambdaTrace::Scalar(lambda), maps }

@@ -10,6 +10,7 @@
 
 use super::attention::{head_maps, rotate, run_head, AttentionOptions, HeadInputs, Keep, LambdaTrace, LayerOutput, RowLambda};
 use super::config::AttnShape;
+use super::head_layout::HeadLayout;
 use super::init::linear_weight;
 use super::lambda::sigmoid;
 use super::linalg::{columns, linear, Mat};
@@ -74,6 +75,11 @@ impl DiffAttnV2 {
         query_head / (2 * self.n_heads / self.n_kv_heads)
     }
 
+    /// Which columns each differential head reads and writes.
+    pub fn head_layout(&self) -> HeadLayout {
+        HeadLayout::diff_v2(self.n_heads, self.head_dim, |q| self.kv_group(q))
+    }
+
     pub fn forward(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize) -> LayerOutput {
         let lambdas = self.lambdas(x);
         self.forward_with_lambdas(x, opts, layer, lambdas)
@@ -85,22 +91,22 @@ impl DiffAttnV2 {
         let q = rotate(linear(x, &self.wq.view()), d, opts);
         let k = rotate(linear(x, &self.wk.view()), d, opts);
         let v = linear(x, &self.wv.view());
-        let mut heads: Mat = Array2::zeros((x.nrows(), self.n_heads * d));
+        let layout = self.head_layout();
+        let mut heads: Mat = Array2::zeros((x.nrows(), layout.out_width()));
         let mut maps = Vec::new();
-        for h in 0..self.n_heads {
-            let g = self.kv_group(2 * h);
-            debug_assert_eq!(g, self.kv_group(2 * h + 1));
+        for (h, at) in layout.heads.iter().enumerate() {
+            let (q2, k2) = at.branch2.expect("DIFF V2 heads have two branches");
             let lambda_h: Vec<f32> = lambdas.column(h).to_vec();
             let inputs = HeadInputs {
-                q1: columns(&q, 2 * h * d, d),
-                k1: columns(&k, g * d, d),
-                branch2: Some((columns(&q, (2 * h + 1) * d, d), columns(&k, g * d, d), RowLambda::PerRow(&lambda_h))),
-                v: columns(&v, g * d, d),
-                scale: (d as f32).powf(-0.5),
+                q1: columns(&q, at.q1, d),
+                k1: columns(&k, at.k1, d),
+                branch2: Some((columns(&q, q2, d), columns(&k, k2, d), RowLambda::PerRow(&lambda_h))),
+                v: columns(&v, at.v, d),
+                scale: layout.scale,
             };
             let wants = opts.maps.wants(layer, h);
             let mut r = run_head(&inputs, opts, &Keep { maps: wants, logits: wants && opts.keep_logits });
-            heads.slice_mut(s![.., h * d..(h + 1) * d]).assign(&r.out);
+            heads.slice_mut(s![.., at.out..at.out + d]).assign(&r.out);
             maps.extend(head_maps(layer, h, &mut r));
         }
         LayerOutput { out: linear(&heads.view(), &self.wo.view()), lambda: LambdaTrace::PerToken(lambdas), maps }

@@ -84,7 +84,7 @@ impl LabInputs {
     }
 
     pub fn scale(&self) -> f32 {
-        (self.q.ncols() as f32).powf(-0.5)
+        crate::core::head_layout::score_scale(self.q.ncols())
     }
 }
 

@@ -10,6 +10,7 @@ pub mod baseline;
 pub mod config;
 pub mod diff_v1;
 pub mod diff_v2;
+pub mod head_layout;
 pub mod init;
 pub mod lab;
 pub mod lambda;

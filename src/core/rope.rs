@@ -15,13 +15,17 @@ impl Default for Rope {
     }
 }
 
+/// θ^(−2i/d) for each of a head's d/2 rotated pairs, in f32: the CPU core, the GPU's
+/// table and the trainer all rotate by these.
+pub fn inv_freq(theta: f32, head_dim: usize) -> Vec<f32> {
+    (0..head_dim / 2).map(|i| 1.0 / theta.powf((2 * i) as f32 / head_dim as f32)).collect()
+}
+
 impl Rope {
     /// Rotates every `head_dim`-wide head of `x` (`[T, n·head_dim]`) in place.
     pub fn apply(&self, mut x: ArrayViewMut2<f32>, head_dim: usize) {
         assert!(head_dim % 2 == 0, "RoPE needs an even head size, got {head_dim}");
-        let half = head_dim / 2;
-        let inv_freq: Vec<f32> =
-            (0..half).map(|i| 1.0 / self.theta.powf((2 * i) as f32 / head_dim as f32)).collect();
+        let inv_freq = inv_freq(self.theta, head_dim);
         for (pos, mut row) in x.rows_mut().into_iter().enumerate() {
             let row = row.as_slice_mut().expect("activations are row-major");
             for head in row.chunks_exact_mut(head_dim) {

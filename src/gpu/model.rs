@@ -15,6 +15,7 @@ use super::softmax::{Softmax, SoftmaxParams};
 use crate::core::attention::{AttentionLayer, HeadMaps, LambdaTrace, MapRequest};
 use crate::core::config::ModelConfig;
 use crate::core::diff_v1::SUBLN_EPS;
+use crate::core::head_layout::HeadLayout;
 use crate::core::linalg::Mat;
 use crate::core::model::{hidden_stats, LayerTrace, Model, ModelOutput};
 use ndarray::Array2;
@@ -26,17 +27,6 @@ struct Kernels {
     rms: Kernel,
     rope: Kernel,
     elementwise: Kernel,
-}
-
-/// Where one head reads and writes, in columns of the projections.
-#[derive(Clone, Copy, Debug)]
-struct HeadPlan {
-    q1: usize,
-    k1: usize,
-    /// Branch 2's query and key columns (differential heads only).
-    branch2: Option<(usize, usize)>,
-    v: usize,
-    out: usize,
 }
 
 enum LayerKind {
@@ -56,12 +46,10 @@ struct GpuLayer {
     gate: wgpu::Buffer,
     up: wgpu::Buffer,
     down: wgpu::Buffer,
-    heads: Vec<HeadPlan>,
+    /// Which columns each head reads and writes, its sizes and its score scale.
+    layout: HeadLayout,
     /// Widths of Q, K, V and of the concatenated head outputs.
     widths: (usize, usize, usize, usize),
-    /// q/k head size and value head size.
-    d: usize,
-    dv: usize,
 }
 
 pub struct GpuModel {
@@ -96,32 +84,18 @@ impl GpuModel {
             elementwise: Kernel::new(d, "elementwise", ELEMENTWISE_WGSL),
         };
         let layers = model.blocks.iter().map(|b| {
-            let (wq, wk, wv, wo, kind, heads, d, dv, n_heads) = match &b.attn {
-                AttentionLayer::Baseline(a) => {
-                    let group = a.n_heads / a.n_kv_heads;
-                    let heads = (0..a.n_heads).map(|h| HeadPlan { q1: h * a.head_dim, k1: (h / group) * a.head_dim, branch2: None, v: (h / group) * a.head_dim, out: h * a.head_dim }).collect();
-                    (&a.wq, &a.wk, &a.wv, &a.wout, LayerKind::Baseline, heads, a.head_dim, a.head_dim, a.n_heads)
-                }
+            // The core's description of which columns each head reads and writes.
+            let layout = b.attn.head_layout();
+            let (wq, wk, wv, wo, kind) = match &b.attn {
+                AttentionLayer::Baseline(a) => (&a.wq, &a.wk, &a.wv, &a.wout, LayerKind::Baseline),
                 AttentionLayer::V1(a) => {
-                    let dd = a.head_dim;
-                    let heads = (0..a.n_heads).map(|h| {
-                        let (k1, k2, vh) = a.kv_heads_for(h);
-                        HeadPlan { q1: 2 * h * dd, k1: k1 * dd, branch2: Some(((2 * h + 1) * dd, k2 * dd)), v: vh * 2 * dd, out: h * 2 * dd }
-                    }).collect();
                     let kind = LayerKind::V1 { lambda: a.lambda_full(), lambda_init: a.lambda_init, use_subln: a.use_subln, subln: upload(ctx, "subln", a.subln.gain.as_slice().expect("norm gains are contiguous vectors")) };
-                    (&a.wq, &a.wk, &a.wv, &a.wout, kind, heads, dd, 2 * dd, a.n_heads)
+                    (&a.wq, &a.wk, &a.wv, &a.wout, kind)
                 }
-                AttentionLayer::V2(a) => {
-                    let dd = a.head_dim;
-                    let heads = (0..a.n_heads).map(|h| {
-                        let g = a.kv_group(2 * h);
-                        HeadPlan { q1: 2 * h * dd, k1: g * dd, branch2: Some(((2 * h + 1) * dd, g * dd)), v: g * dd, out: h * dd }
-                    }).collect();
-                    (&a.wq, &a.wk, &a.wv, &a.wo, LayerKind::V2 { w_lambda: upload_mat(ctx, "w_lambda", &a.w_lambda) }, heads, dd, dd, a.n_heads)
-                }
+                AttentionLayer::V2(a) => (&a.wq, &a.wk, &a.wv, &a.wo, LayerKind::V2 { w_lambda: upload_mat(ctx, "w_lambda", &a.w_lambda) }),
             };
             GpuLayer {
-                widths: (wq.nrows(), wk.nrows(), wv.nrows(), n_heads * dv),
+                widths: (wq.nrows(), wk.nrows(), wv.nrows(), layout.out_width()),
                 kind,
                 attn_norm: upload(ctx, "attn_norm", b.attn_norm.gain.as_slice().expect("norm gains are contiguous vectors")),
                 ffn_norm: upload(ctx, "ffn_norm", b.ffn_norm.gain.as_slice().expect("norm gains are contiguous vectors")),
@@ -132,9 +106,7 @@ impl GpuModel {
                 gate: upload_mat(ctx, "gate", &b.ffn.gate),
                 up: upload_mat(ctx, "up", &b.ffn.up),
                 down: upload_mat(ctx, "down", &b.ffn.down),
-                heads,
-                d,
-                dv,
+                layout,
             }
         }).collect();
         Self {
@@ -168,9 +140,9 @@ impl GpuModel {
         let hidden_all = s("hidden", n_layers * t * e);
         let lam_all = s("lambda all", n_layers * t * n_heads);
         let logits = s("logits", t * v);
-        let wanted: Vec<(usize, usize)> = (0..n_layers).flat_map(|l| (0..self.layers[l].heads.len()).map(move |hh| (l, hh))).filter(|(l, hh)| maps.wants(*l, *hh)).collect();
+        let wanted: Vec<(usize, usize)> = (0..n_layers).flat_map(|l| (0..self.layers[l].layout.heads.len()).map(move |hh| (l, hh))).filter(|(l, hh)| maps.wants(*l, *hh)).collect();
         let kept = s("kept maps", wanted.len() * 3 * t * t);
-        let d0 = self.layers.first().map(|l| l.d).unwrap_or(2);
+        let d0 = self.layers.first().map(|l| l.layout.d).unwrap_or(2);
         let rope_table = match self.config.rope {
             true => upload(ctx, "rope table", &rope_table(t, d0, self.config.rope_theta)),
             false => s("rope table", 1),
@@ -186,17 +158,17 @@ impl GpuModel {
             rec.linear(&xn, &layer.wk, &k, (t, e, lk), false);
             rec.linear(&xn, &layer.wv, &vb, (t, e, lv), false);
             if self.config.rope {
-                rec.rope(&q, &rope_table, t, lq, layer.d);
-                rec.rope(&k, &rope_table, t, lk, layer.d);
+                rec.rope(&q, &rope_table, t, lq, layer.layout.d);
+                rec.rope(&k, &rope_table, t, lk, layer.layout.d);
             }
             if let LayerKind::V2 { w_lambda } = &layer.kind {
                 rec.linear(&xn, w_lambda, &lam, (t, e, n_heads), false);
                 rec.elementwise(&lam, &lam, t * n_heads, ElementwiseOp::Sigmoid);
                 rec.copy(&lam, 0, &lam_all, li * t * n_heads, t * n_heads);
             }
-            let scale = (layer.d as f32).powf(-0.5);
-            for (hi, plan) in layer.heads.iter().enumerate() {
-                let head = |q_col, k_col| SoftmaxParams { n_q: t, n_k: t, d: layer.d, causal: self.config.causal, scale, q_col, q_stride: lq, k_col, k_stride: lk };
+            let (d, dv, scale) = (layer.layout.d, layer.layout.dv, layer.layout.scale);
+            for (hi, plan) in layer.layout.heads.iter().enumerate() {
+                let head = |q_col, k_col| SoftmaxParams { n_q: t, n_k: t, d, causal: self.config.causal, scale, q_col, q_stride: lq, k_col, k_stride: lk };
                 rec.softmax(&q, &k, &a1, head(plan.q1, plan.k1));
                 let combined = match (plan.branch2, &layer.kind) {
                     (Some((q2, k2)), kind) => {
@@ -210,7 +182,7 @@ impl GpuModel {
                     (None, _) => &a1,
                 };
                 let u = |x: usize| x as u32;
-                let pv = MatmulParams { m: u(t), n: u(layer.dv), k: u(t), a_stride: u(t), b_off: u(plan.v), b_stride: u(lv), c_off: u(plan.out), c_stride: u(lh), ..Default::default() };
+                let pv = MatmulParams { m: u(t), n: u(dv), k: u(t), a_stride: u(t), b_off: u(plan.v), b_stride: u(lv), c_off: u(plan.out), c_stride: u(lh), ..Default::default() };
                 rec.matmul(combined, &vb, &heads, pv);
                 if let Some(slot) = wanted.iter().position(|w| *w == (li, hi)) {
                     for (m, src) in [&a1, &a2, &dmap].into_iter().enumerate() {
@@ -220,7 +192,7 @@ impl GpuModel {
             }
             let attn_out = match &layer.kind {
                 LayerKind::V1 { lambda_init, use_subln, subln, .. } => {
-                    let p = RmsNormParams { eps: SUBLN_EPS, post_scale: 1.0 - lambda_init, normalise: *use_subln as u32, ..norm(t * n_heads, 2 * layer.d) };
+                    let p = RmsNormParams { eps: SUBLN_EPS, post_scale: 1.0 - lambda_init, normalise: *use_subln as u32, ..norm(t * n_heads, dv) };
                     rec.rms(&heads, subln, &heads_n, p);
                     &heads_n
                 }
@@ -288,7 +260,7 @@ fn mat(data: &[f32], r: usize, c: usize) -> Array2<f32> {
 
 /// cos/sin of every (position, pair) in f32, exactly as `core::rope` computes them.
 fn rope_table(t: usize, d: usize, theta: f32) -> Vec<f32> {
-    let inv_freq: Vec<f32> = (0..d / 2).map(|i| 1.0 / theta.powf((2 * i) as f32 / d as f32)).collect();
+    let inv_freq = crate::core::rope::inv_freq(theta, d);
     (0..t).flat_map(|pos| inv_freq.iter().flat_map(move |f| { let (s, c) = (pos as f32 * f).sin_cos(); [c, s] }).collect::<Vec<_>>()).collect()
 }
 

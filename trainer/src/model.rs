@@ -71,8 +71,7 @@ impl CandleModel {
 
     /// cos/sin [t, d/2] in f32 exactly as the core computes them.
     fn rope_tables(&self, t: usize, d: usize) -> Result<(Tensor, Tensor)> {
-        let theta = self.config.rope_theta;
-        let inv: Vec<f32> = (0..d / 2).map(|i| 1.0 / theta.powf((2 * i) as f32 / d as f32)).collect();
+        let inv = difflens::core::rope::inv_freq(self.config.rope_theta, d);
         let (mut c, mut s) = (Vec::with_capacity(t * d / 2), Vec::with_capacity(t * d / 2));
         for pos in 0..t {
             for f in &inv {
@@ -99,7 +98,7 @@ impl CandleModel {
             None
         };
         let (cos, sin) = self.rope_tables(t, d)?;
-        let scale = (d as f64).powf(-0.5);
+        let scale = difflens::core::head_layout::score_scale(d) as f64;
         let eps = cfg.norm_eps as f64;
         let softmax = |q: &Tensor, k: &Tensor| -> Result<Tensor> {
             let mut s = (q.matmul(&k.t()?)? * scale)?;
