@@ -1,5 +1,5 @@
 // Attention scores and row-wise softmax: out[i, j] = softmax_j(q_i · k_j · scale),
-// with keys after the query masked when `causal` (query i sees keys 0 ..= i + q_offset).
+// with keys after the query masked when `causal` (query i sees keys 0 ..= i: queries and keys are the same tokens).
 //
 // One workgroup per query row; ROW_WG invocations (64: one wavefront on most GPUs) stride over
 // the keys, so the row is read coalesced and every reduction (max, then sum) is a tree
@@ -14,8 +14,6 @@ struct Params {
     d: u32,
     causal: u32,
     scale: f32,
-    /// Position of query 0 among the keys (0 when queries and keys are the same tokens).
-    q_offset: u32,
     /// Where one head's columns start in Q and K, and their row strides, so heads are
     /// read in place from the projections.
     q_col: u32,
@@ -24,6 +22,7 @@ struct Params {
     k_stride: u32,
     _pad0: u32,
     _pad1: u32,
+    _pad2: u32,
 }
 
 const LOWEST: f32 = -3.0e38;
@@ -61,7 +60,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
     workgroupBarrier();
 
     var visible = p.n_k;
-    if (p.causal == 1u) { visible = min(p.n_k, i + p.q_offset + 1u); }
+    if (p.causal == 1u) { visible = min(p.n_k, i + 1u); }
     let row = i * p.n_k;
 
     var m = LOWEST;

@@ -19,13 +19,13 @@ struct Params {
     d: u32,
     causal: u32,
     scale: f32,
-    q_offset: u32,
     q_col: u32,
     q_stride: u32,
     k_col: u32,
     k_stride: u32,
     _pad0: u32,
     _pad1: u32,
+    _pad2: u32,
 }
 
 const LOWEST: f32 = -3.0e38;
@@ -54,7 +54,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     for (var c = 0u; c < d4; c = c + 1u) { qr[c] = q[qb + c] * p.scale; }
 
     var visible = p.n_k;
-    if (p.causal == 1u) { visible = min(p.n_k, i + p.q_offset + 1u); }
+    if (p.causal == 1u) { visible = min(p.n_k, i + 1u); }
     let row = i * p.n_k;
     let ks = p.k_stride / 4u;
 

@@ -14,6 +14,10 @@ fn check<P: Uniform>() {
         let ours: Vec<(String, usize)> = ours.iter().map(|(n, o)| (n.to_string(), *o)).collect();
         assert_eq!(ours, theirs, "{}: fields and offsets", std::any::type_name::<P>());
         assert_eq!(std::mem::size_of::<P>(), *span as usize, "{}: size", std::any::type_name::<P>());
+        let mut bound: Vec<(u32, String)> = module.global_variables.iter().filter_map(|(_, g)| g.binding.as_ref().map(|b| (b.binding, g.name.clone().unwrap_or_default()))).collect();
+        bound.sort();
+        let names: Vec<&str> = bound.iter().map(|(_, n)| n.as_str()).collect();
+        assert_eq!(names, [&["p"], P::BINDINGS].concat(), "{}: bindings", std::any::type_name::<P>());
     }
 }
 

@@ -15,6 +15,23 @@ pub enum AttentionKind {
     DiffV2,
 }
 
+impl AttentionKind {
+    pub const ALL: [AttentionKind; 3] = [AttentionKind::Baseline, AttentionKind::DiffV1, AttentionKind::DiffV2];
+
+    /// The name in configs, model cards, links and the shipped models' folders.
+    pub fn slug(self) -> &'static str {
+        match self {
+            AttentionKind::Baseline => "baseline",
+            AttentionKind::DiffV1 => "diff_v1",
+            AttentionKind::DiffV2 => "diff_v2",
+        }
+    }
+
+    pub fn from_slug(slug: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.slug() == slug)
+    }
+}
+
 /// How a V1 layer with grouped KV heads (H_kv < H) pairs query and key sub-heads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -1,6 +1,8 @@
 //! The one small interface the pages call: each computation the page shows, whichever
 //! path (CPU core or GPU) runs it. The pages hold no math; this module holds no UI.
 
+pub mod arch;
+pub mod bench;
 pub mod lab;
 pub mod lab_charts;
 pub mod model;

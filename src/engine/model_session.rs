@@ -149,7 +149,7 @@ mod tests {
     fn the_gpu_comparison_passes_equal_outputs_and_fails_on_nan() {
         let library = ModelLibrary::default();
         let model = pollster::block_on(library.load("diff_v1", 4, disk(&Cell::new(0)))).unwrap();
-        let state = ModelState { kind: "diff_v1".into(), layer: 1, head: 1, ..ModelState::default() };
+        let state = ModelState { kind: crate::state::model_state::AttentionKind::DiffV1, layer: 1, head: 1, ..ModelState::default() };
         let cpu = explain(&model, &state).unwrap();
         let only = model.forward(&cpu.prompt.tokens, &ForwardOptions { maps: MapRequest::Only(vec![(1, 1)]), ..Default::default() }).unwrap();
         let same = GpuComparison::of(&only, &cpu, 1, 1, 1.0);

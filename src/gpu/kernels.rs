@@ -1,6 +1,7 @@
 //! One type per compute pipeline, built from one WGSL file each, plus the buffer
-//! helpers they share. Pipelines use the shader's own bind-group layout (binding i is
-//! the i-th buffer passed to [`Kernel::bind`]).
+//! helpers they share. Pipelines use the shader's own bind-group layout: binding 0 is the
+//! kernel's params block ([`Uniform`]), then the buffers by the names the shader gives
+//! them, which [`Kernel::bind`] checks.
 
 use super::params::Uniform;
 use wgpu::util::DeviceExt;
@@ -40,8 +41,13 @@ impl Kernel {
         Self { pipeline, layout, label }
     }
 
-    pub fn bind(&self, device: &wgpu::Device, buffers: &[&wgpu::Buffer]) -> wgpu::BindGroup {
-        let entries: Vec<wgpu::BindGroupEntry> = buffers.iter().enumerate().map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() }).collect();
+    /// Binds `params` (a `P` block) and the named buffers; the names must be the shader's
+    /// (`P::BINDINGS`, checked against the shader by `tests/gpu_params.rs`), in its order.
+    pub fn bind<P: Uniform>(&self, device: &wgpu::Device, params: &wgpu::Buffer, buffers: &[(&str, &wgpu::Buffer)]) -> wgpu::BindGroup {
+        let named_right = buffers.len() == P::BINDINGS.len() && buffers.iter().zip(P::BINDINGS).all(|(b, name)| b.0 == *name);
+        assert!(named_right, "{} binds {:?}", std::any::type_name::<P>(), P::BINDINGS);
+        let all = std::iter::once(params).chain(buffers.iter().map(|b| b.1));
+        let entries: Vec<wgpu::BindGroupEntry> = all.enumerate().map(|(i, b)| wgpu::BindGroupEntry { binding: i as u32, resource: b.as_entire_binding() }).collect();
         device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(self.label), layout: &self.layout, entries: &entries })
     }
 

@@ -6,7 +6,7 @@
 use super::context::GpuContext;
 use super::kernels::{staging, storage, uniform, write_f32, write_uniform, Kernel, LAB_LAMBDA_ROWS_WGSL, LAB_METRICS_WGSL, POOL_WGSL};
 use super::layout::RowLayout;
-use super::params::{LabMetricsParams, PoolParams};
+use super::params::{LabLambdaRowsParams, LabMetricsParams, PoolParams, SoftmaxUniform};
 use super::sizes::TILE;
 use super::ops::fits;
 use super::readback::read_many;
@@ -135,14 +135,17 @@ impl GpuLab {
             let mut pass = encoder.begin_compute_pass(&Default::default());
             let (kernel, grid) = self.softmax.pick(&softmax);
             for (k, out) in [(&k1, &a1), (&k2, &a2)] {
-                let group = kernel.bind(dev, &[&softmax_params, &q, k, out]);
+                let group = kernel.bind::<SoftmaxUniform>(dev, &softmax_params, &[("q", &q), ("k", k), ("out", out)]);
                 kernel.dispatch(&mut pass, &group, grid);
             }
         }
         ctx.queue.submit([encoder.finish()]);
         let lambda_groups = match &self.lambda {
-            LambdaKernels::Separate { pool, metrics } => vec![pool.bind(dev, &[&pool_params, &a1, &a2, &pooled]), metrics.bind(dev, &[&metrics_params, &a1, &a2, &mask_buf, &sums])],
-            LambdaKernels::Fused(kernel) => vec![kernel.bind(dev, &[&pool_params, &a1, &a2, &mask_buf, &pooled, &sums])],
+            LambdaKernels::Separate { pool, metrics } => vec![
+                pool.bind::<PoolParams>(dev, &pool_params, &[("a1", &a1), ("a2", &a2), ("out", &pooled)]),
+                metrics.bind::<LabMetricsParams>(dev, &metrics_params, &[("a1", &a1), ("a2", &a2), ("is_signal", &mask_buf), ("out", &sums)]),
+            ],
+            LambdaKernels::Fused(kernel) => vec![kernel.bind::<LabLambdaRowsParams>(dev, &pool_params, &[("a1", &a1), ("a2", &a2), ("is_signal", &mask_buf), ("pooled", &pooled), ("rows", &sums)])],
         };
         let resident = Resident {
             n,

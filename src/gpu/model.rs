@@ -275,11 +275,10 @@ struct Recorder<'a> {
 }
 
 impl Recorder<'_> {
-    fn run<P: Uniform>(&mut self, kernel: &Kernel, params: &P, buffers: &[&wgpu::Buffer], grid: (u32, u32)) {
+    /// One dispatch; `buffers` are named as the shader names its bindings (checked).
+    fn run<P: Uniform>(&mut self, kernel: &Kernel, params: &P, buffers: &[(&str, &wgpu::Buffer)], grid: (u32, u32)) {
         let params = uniform(&self.ctx.device, "params", params);
-        let mut all = vec![&params];
-        all.extend_from_slice(buffers);
-        let group = kernel.bind(&self.ctx.device, &all);
+        let group = kernel.bind::<P>(&self.ctx.device, &params, buffers);
         let pass = self.pass.get_or_insert_with(|| self.encoder.begin_compute_pass(&Default::default()).forget_lifetime());
         kernel.dispatch(pass, &group, grid);
     }
@@ -291,7 +290,7 @@ impl Recorder<'_> {
 
     /// C (+)= A · B as `p` lays them out.
     fn matmul(&mut self, a: &wgpu::Buffer, b: &wgpu::Buffer, c: &wgpu::Buffer, p: MatmulParams) {
-        self.run(&self.k.matmul, &p, &[a, b, c], p.grid());
+        self.run(&self.k.matmul, &p, &[("a", a), ("b", b), ("c", c)], p.grid());
     }
 
     /// y (+)= x · Wᵀ for a PyTorch Linear weight W [out, in]; x is [rows, in].
@@ -301,7 +300,7 @@ impl Recorder<'_> {
 
     fn softmax(&mut self, q: &wgpu::Buffer, k: &wgpu::Buffer, out: &wgpu::Buffer, p: SoftmaxParams) {
         let (kernel, grid) = self.k.softmax.pick(&p);
-        self.run(kernel, &p.uniform(), &[q, k, out], grid);
+        self.run(kernel, &p.uniform(), &[("q", q), ("k", k), ("out", out)], grid);
     }
 
     fn combine(&mut self, a1: &wgpu::Buffer, a2: &wgpu::Buffer, out: &wgpu::Buffer, t: usize, lambda: f32, per_row: Option<(&wgpu::Buffer, usize, usize)>) {
@@ -311,16 +310,16 @@ impl Recorder<'_> {
             None => (a1, 0, 0, 0),
         };
         let p = CombineParams { rows: t as u32, cols: t as u32, per_row, lambda, groups_x: grid.0, lambda_stride, lambda_col, ..Default::default() };
-        self.run(&self.k.combine, &p, &[a1, a2, lb, out], grid);
+        self.run(&self.k.combine, &p, &[("a1", a1), ("a2", a2), ("lambdas", lb), ("out", out)], grid);
     }
 
     fn rms(&mut self, x: &wgpu::Buffer, gain: &wgpu::Buffer, y: &wgpu::Buffer, p: RmsNormParams) {
-        self.run(&self.k.rms, &p, &[x, gain, y], (p.rows, 1));
+        self.run(&self.k.rms, &p, &[("x", x), ("gain", gain), ("y", y)], (p.rows, 1));
     }
 
     fn rope(&mut self, x: &wgpu::Buffer, table: &wgpu::Buffer, t: usize, width: usize, d: usize) {
         let p = RopeParams { t: t as u32, width: width as u32, d: d as u32, ..Default::default() };
-        self.run(&self.k.rope, &p, &[table, x], (((t * width / 2) as u32).div_ceil(WG_1D), 1));
+        self.run(&self.k.rope, &p, &[("table", table), ("x", x)], (((t * width / 2) as u32).div_ceil(WG_1D), 1));
     }
 
     fn elementwise(&mut self, a: &wgpu::Buffer, b: &wgpu::Buffer, len: usize, op: ElementwiseOp) {
@@ -334,7 +333,7 @@ impl Recorder<'_> {
             b
         };
         let p = ElementwiseParams { len: len as u32, op: op as u32, groups_x: grid.0, ..Default::default() };
-        self.run(&self.k.elementwise, &p, &[a, b], grid);
+        self.run(&self.k.elementwise, &p, &[("a", a), ("b", b)], grid);
     }
 
     fn copy(&mut self, src: &wgpu::Buffer, src_off: usize, dst: &wgpu::Buffer, dst_off: usize, count: usize) {

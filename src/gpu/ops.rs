@@ -4,7 +4,7 @@
 
 use super::context::GpuContext;
 use super::kernels::{grid_1d, staging, storage, uniform, write_f32, Kernel, COMBINE_WGSL};
-use super::params::CombineParams;
+use super::params::{CombineParams, SoftmaxUniform};
 use super::sizes::MAX_D;
 use super::softmax::{Softmax, SoftmaxParams};
 use super::readback::read_f32;
@@ -40,7 +40,7 @@ pub async fn softmax_map_with(ctx: &GpuContext, softmax: &Softmax, q: &Mat, k: &
     let p = SoftmaxParams::dense(n_q, n_k, d, causal, scale);
     let params = uniform(dev, "softmax params", &p.uniform());
     let (kernel, grid) = softmax.pick(&p);
-    let group = kernel.bind(dev, &[&params, &qb, &kb, &out]);
+    let group = kernel.bind::<SoftmaxUniform>(dev, &params, &[("q", &qb), ("k", &kb), ("out", &out)]);
     let mut encoder = dev.create_command_encoder(&Default::default());
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());
@@ -74,7 +74,7 @@ pub async fn combine_maps(ctx: &GpuContext, a1: &Mat, a2: &Mat, lambda: Lambda<'
     write_f32(&ctx.queue, &lb, &rows_lambda);
     let grid = grid_1d(rows * cols);
     let params = uniform(dev, "combine params", &CombineParams { rows: rows as u32, cols: cols as u32, per_row, lambda: scalar, groups_x: grid.0, lambda_stride: 1, ..Default::default() });
-    let group = kernel.bind(dev, &[&params, &b1, &b2, &lb, &out]);
+    let group = kernel.bind::<CombineParams>(dev, &params, &[("a1", &b1), ("a2", &b2), ("lambdas", &lb), ("out", &out)]);
     let mut encoder = dev.create_command_encoder(&Default::default());
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());

@@ -5,15 +5,17 @@
 
 use bytemuck::{Pod, Zeroable};
 
-/// A kernel's uniform block and the shader file(s) that declare it as `Params`.
+/// A kernel's uniform block, the shader file(s) that declare it as `Params` (bound at 0),
+/// and the names of the buffers bound after it, in binding order.
 pub trait Uniform: Pod {
     const WGSL: &'static [&'static str];
+    const BINDINGS: &'static [&'static str];
     /// Field names and byte offsets, in declaration order.
     fn fields() -> Vec<(&'static str, usize)>;
 }
 
 macro_rules! uniform {
-    ($(#[$doc:meta])* $name:ident in [$($wgsl:expr),+] { $($field:ident: $ty:ty),* $(,)? }) => {
+    ($(#[$doc:meta])* $name:ident in [$($wgsl:expr),+] binds [$($binding:literal),*] { $($field:ident: $ty:ty),* $(,)? }) => {
         $(#[$doc])*
         #[repr(C)]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
@@ -23,6 +25,7 @@ macro_rules! uniform {
 
         impl Uniform for $name {
             const WGSL: &'static [&'static str] = &[$($wgsl),+];
+            const BINDINGS: &'static [&'static str] = &[$($binding),*];
             fn fields() -> Vec<(&'static str, usize)> {
                 vec![$((stringify!($field), std::mem::offset_of!($name, $field))),*]
             }
@@ -33,24 +36,22 @@ macro_rules! uniform {
 uniform! {
     /// `softmax.wgsl` and `softmax_rows.wgsl`: one head's scores and softmax, read in
     /// place from Q and K (columns from `q_col`/`k_col`, rows `q_stride`/`k_stride` apart).
-    SoftmaxUniform in [super::kernels::SOFTMAX_WGSL, super::kernels::SOFTMAX_ROWS_WGSL] {
+    SoftmaxUniform in [super::kernels::SOFTMAX_WGSL, super::kernels::SOFTMAX_ROWS_WGSL] binds ["q", "k", "out"] {
         n_q: u32, n_k: u32, d: u32, causal: u32, scale: f32,
-        // Position of query 0 among the keys: always 0 here (queries are the keys' tokens).
-        q_offset: u32,
-        q_col: u32, q_stride: u32, k_col: u32, k_stride: u32, _pad0: u32, _pad1: u32,
+        q_col: u32, q_stride: u32, k_col: u32, k_stride: u32, _pad0: u32, _pad1: u32, _pad2: u32,
     }
 }
 
 uniform! {
     /// `combine.wgsl`: A1 − λ·A2, λ one scalar or (`per_row`) one value per row.
-    CombineParams in [super::kernels::COMBINE_WGSL] {
+    CombineParams in [super::kernels::COMBINE_WGSL] binds ["a1", "a2", "lambdas", "out"] {
         rows: u32, cols: u32, per_row: u32, lambda: f32, groups_x: u32, lambda_stride: u32, lambda_col: u32, _pad0: u32,
     }
 }
 
 uniform! {
     /// `elementwise.wgsl`: `op` is an [`ElementwiseOp`].
-    ElementwiseParams in [super::kernels::ELEMENTWISE_WGSL] {
+    ElementwiseParams in [super::kernels::ELEMENTWISE_WGSL] binds ["a", "b"] {
         len: u32, op: u32, groups_x: u32, _pad: u32,
     }
 }
@@ -67,21 +68,21 @@ pub enum ElementwiseOp {
 
 uniform! {
     /// `pool.wgsl`: the λ update's max-magnitude pooling of A1 − λ·A2 to r × r.
-    PoolParams in [super::kernels::POOL_WGSL] {
+    PoolParams in [super::kernels::POOL_WGSL] binds ["a1", "a2", "out"] {
         n: u32, r: u32, lambda: f32, _pad0: u32,
     }
 }
 
 uniform! {
     /// `lab_lambda_rows.wgsl`: pooling and metric sums in one pass (software adapters).
-    LabLambdaRowsParams in [super::kernels::LAB_LAMBDA_ROWS_WGSL] {
+    LabLambdaRowsParams in [super::kernels::LAB_LAMBDA_ROWS_WGSL] binds ["a1", "a2", "is_signal", "pooled", "rows"] {
         n: u32, r: u32, lambda: f32, _pad0: u32,
     }
 }
 
 uniform! {
     /// `lab_metrics.wgsl`: each query row's signal and noise sums at λ.
-    LabMetricsParams in [super::kernels::LAB_METRICS_WGSL] {
+    LabMetricsParams in [super::kernels::LAB_METRICS_WGSL] binds ["a1", "a2", "is_signal", "out"] {
         n: u32, lambda: f32, _pad1: u32, _pad2: u32,
     }
 }
@@ -89,7 +90,7 @@ uniform! {
 uniform! {
     /// `matmul.wgsl`: C[c_off.., (m, n)] (+)= A[a_off.., (m, k)] · B ([k, n], or [n, k]
     /// when `b_trans`), each matrix `*_stride` floats per row.
-    MatmulParams in [super::kernels::MATMUL_WGSL] {
+    MatmulParams in [super::kernels::MATMUL_WGSL] binds ["a", "b", "c"] {
         m: u32, n: u32, k: u32, b_trans: u32, a_off: u32, a_stride: u32, b_off: u32, b_stride: u32, c_off: u32, c_stride: u32, accumulate: u32, _pad: u32,
     }
 }
@@ -97,14 +98,14 @@ uniform! {
 uniform! {
     /// `rms_norm.wgsl`: y = x / rms(x) · gain · post_scale per row (`normalise` = 0:
     /// y = x · post_scale, V1's norm ablation).
-    RmsNormParams in [super::kernels::RMS_NORM_WGSL] {
+    RmsNormParams in [super::kernels::RMS_NORM_WGSL] binds ["x", "gain", "y"] {
         rows: u32, width: u32, eps: f32, post_scale: f32, normalise: u32, _pad0: u32, _pad1: u32, _pad2: u32,
     }
 }
 
 uniform! {
     /// `rope.wgsl`: interleaved RoPE on `t` rows of `width`, heads of `d`.
-    RopeParams in [super::kernels::ROPE_WGSL] {
+    RopeParams in [super::kernels::ROPE_WGSL] binds ["table", "x"] {
         t: u32, width: u32, d: u32, _pad: u32,
     }
 }

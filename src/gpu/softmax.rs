@@ -29,7 +29,7 @@ impl SoftmaxParams {
         Self { n_q, n_k, d, causal, scale, q_col: 0, q_stride: d, k_col: 0, k_stride: d }
     }
 
-    /// The shaders' `Params` (q_offset is 0: queries and keys are the same tokens).
+    /// The shaders' `Params`.
     pub fn uniform(&self) -> SoftmaxUniform {
         let u = |x: usize| x as u32;
         SoftmaxUniform { n_q: u(self.n_q), n_k: u(self.n_k), d: u(self.d), causal: self.causal as u32, scale: self.scale, q_col: u(self.q_col), q_stride: u(self.q_stride), k_col: u(self.k_col), k_stride: u(self.k_stride), ..Default::default() }

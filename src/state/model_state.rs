@@ -4,13 +4,13 @@
 use super::query::read_clamped as read;
 use serde::{Deserialize, Serialize};
 
-pub const KINDS: [&str; 3] = ["baseline", "diff_v1", "diff_v2"];
+pub use crate::core::config::AttentionKind;
 /// Context lengths offered: the training length and 2× and 4× it.
 pub const CONTEXTS: [usize; 3] = [64, 128, 256];
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModelState {
-    pub kind: String,
+    pub kind: AttentionKind,
     /// Index into the card's checkpoints (0 = untrained … 4 = final).
     pub checkpoint: usize,
     pub needles: usize,
@@ -30,7 +30,7 @@ impl Default for ModelState {
         // DIFF V2's head 2 of the last layer is the one that finds the asked needle (0.97 of
         // its net weight on the needle, the rest of the context cancelled: README, Table 3
         // per layer), so a fresh visit opens on the picture the page is about.
-        Self { kind: "diff_v2".into(), checkpoint: 4, needles: 4, queries: 1, context: 64, depth: Some(50), seed: 1, layer: 2, head: 2, row: None }
+        Self { kind: AttentionKind::DiffV2, checkpoint: 4, needles: 4, queries: 1, context: 64, depth: Some(50), seed: 1, layer: 2, head: 2, row: None }
     }
 }
 
@@ -76,8 +76,10 @@ impl ModelState {
         for (key, raw) in params {
             let n = &mut notices;
             match key.as_str() {
-                "model" if KINDS.contains(&raw.as_str()) => s.kind = raw.clone(),
-                "model" => n.push(format!("model={raw} is not one of {}; showing {}", KINDS.join(", "), s.kind)),
+                "model" => match AttentionKind::from_slug(raw) {
+                    Some(kind) => s.kind = kind,
+                    None => n.push(format!("model={raw} is not one of {}; showing {}", AttentionKind::ALL.map(AttentionKind::slug).join(", "), s.kind.slug())),
+                },
                 "ctx" => {
                     let mut c = s.context;
                     read(key, raw, (CONTEXTS[0], CONTEXTS[2]), &mut c, n);
@@ -109,7 +111,7 @@ impl ModelState {
 
     pub fn to_params(&self) -> Vec<(String, String)> {
         let depth = self.depth.map(|d| d.to_string()).unwrap_or_else(|| "random".into());
-        [("model", self.kind.clone()), ("ckpt", self.checkpoint.to_string()), ("n", self.needles.to_string()), ("r", self.queries.to_string()), ("ctx", self.context.to_string()), ("depth", depth), ("seed", self.seed.to_string()), ("layer", self.layer.to_string()), ("head", self.head.to_string())]
+        [("model", self.kind.slug().to_string()), ("ckpt", self.checkpoint.to_string()), ("n", self.needles.to_string()), ("r", self.queries.to_string()), ("ctx", self.context.to_string()), ("depth", depth), ("seed", self.seed.to_string()), ("layer", self.layer.to_string()), ("head", self.head.to_string())]
             .into_iter()
             .chain(self.row.map(|r| ("row", r.to_string())))
             .map(|(k, v)| (k.to_string(), v))
@@ -140,10 +142,10 @@ mod tests {
 
     #[test]
     fn round_trips_and_clamps() {
-        let s = ModelState { kind: "diff_v2".into(), checkpoint: 2, needles: 6, queries: 2, context: 128, depth: None, seed: 5, layer: 1, head: 3, row: Some(40) };
+        let s = ModelState { kind: AttentionKind::DiffV2, checkpoint: 2, needles: 6, queries: 2, context: 128, depth: None, seed: 5, layer: 1, head: 3, row: Some(40) };
         assert_eq!(ModelState::from_params(&query::parse(&query::format(&s.to_params()))), (s, vec![]));
         let (bad, notices) = ModelState::from_params(&query::parse("model=gpt&ckpt=9&ctx=100&r=2&n=1&layer=x"));
-        assert_eq!((bad.kind.as_str(), bad.checkpoint, bad.context, bad.queries), ("diff_v2", 4, 128, 1));
+        assert_eq!((bad.kind, bad.checkpoint, bad.context, bad.queries), (AttentionKind::DiffV2, 4, 128, 1));
         assert_eq!(notices.len(), 4, "{notices:?}");
         let mut s = ModelState { layer: 7, head: 9, row: Some(100), ..ModelState::default() };
         assert_eq!(s.clamp_to_model(3, 2, 69).len(), 2);

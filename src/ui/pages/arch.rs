@@ -3,8 +3,7 @@
 
 use super::super::components::notice::{NoticeBar, StateNotes};
 use super::super::route::{Page, Router};
-use crate::core::arch::{ArchConfig, Variant};
-use crate::core::lambda::lambda_init_for_depth;
+use crate::engine::arch::{lambda_init_for_depth, ArchConfig, Variant};
 use crate::state::arch_state::{self, Field, FIELDS, RANGE};
 use leptos::prelude::*;
 

@@ -2,89 +2,9 @@
 //! as the native ones, so the README can compare them. Results appear as JSON in
 //! `#bench-result`; the browser benchmark script reads them.
 
-use crate::core::attention::{AttentionOptions, MapRequest};
-use crate::core::baseline::BaselineAttention;
-use crate::core::config::{AttentionKind, AttnShape};
-use crate::core::diff_v1::DiffAttnV1;
-use crate::core::init::{normal_matrix, seeded};
-use crate::core::lab::LabParams;
-use crate::engine::lab::{LabRun, MapKind};
-use crate::core::config::ModelConfig;
-use crate::core::model::{ForwardOptions, Model};
-use crate::engine::lab::GpuSession;
-use crate::gpu::model::GpuModel;
-use leptos::prelude::*;
+use crate::engine::bench::{cpu_report, gpu_report};
 use crate::ui::now_ms;
-
-fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
-    f();
-    let mut times: Vec<f64> = (0..runs).map(|_| { let t0 = now_ms(); f(); now_ms() - t0 }).collect();
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
-}
-
-fn run_all() -> String {
-    let (t, e, h) = (1024, 256, 4);
-    let x = normal_matrix(&mut seeded(1), t, e, 1.0);
-    let opts = AttentionOptions { maps: MapRequest::None, ..Default::default() };
-    let v1 = DiffAttnV1::random(&mut seeded(2), AttnShape::new(AttentionKind::DiffV1, e, h, None, None).expect("the benchmark layer's shape is valid"), 0.8);
-    let plain = BaselineAttention::random(&mut seeded(3), AttnShape::new(AttentionKind::Baseline, e, h, None, Some(e / h / 2)).expect("the benchmark layer's shape is valid"));
-    let v1_ms = median_ms(5, || { std::hint::black_box(v1.forward(&x.view(), &opts, 0)); });
-    let plain_ms = median_ms(5, || { std::hint::black_box(plain.forward(&x.view(), &opts, 0)); });
-    let lab: Vec<String> = [256usize, 1024, 2048]
-        .into_iter()
-        .map(|n| {
-            let params = LabParams { n, ..LabParams::default() };
-            let full = median_ms(3, || { std::hint::black_box(LabRun::compute_cpu(&params)); });
-            let run = LabRun::compute_cpu(&params);
-            let lambda_only = median_ms(5, || { std::hint::black_box((run.pooled(MapKind::Diff, 0.5, n.min(384)), run.metrics(0.5))); });
-            format!(r#"{{"n": {n}, "full_ms": {full:.2}, "lambda_update_ms": {lambda_only:.2}}}"#)
-        })
-        .collect();
-    format!(r#"{{"v1_forward_ms": {v1_ms:.2}, "two_plain_attentions_ms": {:.2}, "ratio": {:.3}, "lab_cpu": [{}]}}"#, 2.0 * plain_ms, v1_ms / (2.0 * plain_ms), lab.join(", "))
-}
-
-/// The small model of the README's table (random weights; sizes are what matter).
-fn small_model() -> Model {
-    let config = ModelConfig::from_json(r#"{"attention": "diff_v1", "vocab_size": 64, "dim": 128, "n_layers": 4, "n_heads": 4, "ffn_hidden": 352}"#).expect("valid config");
-    Model::random(config, 1).expect("valid model")
-}
-
-async fn median_async_ms<F: std::future::Future<Output = ()>>(runs: usize, mut f: impl FnMut() -> F) -> f64 {
-    f().await;
-    let mut times = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        let t0 = now_ms();
-        f().await;
-        times.push(now_ms() - t0);
-    }
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
-}
-
-/// The same computations on WebGPU, when the page has a device.
-async fn run_gpu() -> String {
-    let Some(ctx) = super::super::backend::gpu() else { return r#""no WebGPU device""#.into() };
-    let session = std::rc::Rc::new(GpuSession::new(ctx.clone()));
-    let mut lab = Vec::new();
-    for n in [256usize, 1024] {
-        let params = LabParams { n, ..LabParams::default() };
-        let full = median_async_ms(3, || { let s = session.clone(); let p = params.clone(); async move { let _ = s.run(&p).await; } }).await;
-        let lambda = median_async_ms(5, || { let s = session.clone(); async move { if let Ok(rb) = s.lambda_update(0.5, n.min(384)) { let _ = rb.read(&s.ctx, 4).await; } } }).await;
-        lab.push(format!(r#"{{"n": {n}, "full_ms": {full:.1}, "lambda_update_ms": {lambda:.1}}}"#));
-    }
-    let model = small_model();
-    let gpu_model = std::rc::Rc::new(GpuModel::new(&ctx, &model));
-    let mut models = Vec::new();
-    for t in [128usize, 512] {
-        let tokens: Vec<u32> = (0..t).map(|i| (i * 31 % 64) as u32).collect();
-        let maps = MapRequest::Only(vec![(3, 0)]);
-        let cpu = median_ms(3, || { std::hint::black_box(model.forward(&tokens, &ForwardOptions { maps: maps.clone(), ..Default::default() }).ok()); });
-        let gpu = median_async_ms(3, || { let (m, c, tk, mp) = (gpu_model.clone(), ctx.clone(), tokens.clone(), maps.clone()); async move { let _ = m.forward(&c, &tk, &mp).await; } }).await;
-        models.push(format!(r#"{{"t": {t}, "cpu_ms": {cpu:.1}, "gpu_ms": {gpu:.1}}}"#));
-    }
-    format!(r#"{{"lab": [{}], "small_model": [{}]}}"#, lab.join(", "), models.join(", "))
-}
+use leptos::prelude::*;
 
 #[component]
 pub fn BenchPage() -> impl IntoView {
@@ -94,8 +14,8 @@ pub fn BenchPage() -> impl IntoView {
     set_timeout(
         move || {
             leptos::task::spawn_local(async move {
-                let cpu = run_all();
-                let gpu = run_gpu().await;
+                let cpu = cpu_report(&now_ms);
+                let gpu = gpu_report(super::super::backend::gpu(), &now_ms).await;
                 result.set(Some(format!(r#"{{"cpu": {cpu}, "webgpu": {gpu}}}"#)));
             })
         },

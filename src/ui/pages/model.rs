@@ -10,7 +10,7 @@ use super::super::components::notice::{NoticeBar, StateNotes};
 use super::super::route::{Page, Router};
 use crate::engine::model::{explain, word, Explained, LambdaTrace, Model, RowSummary};
 use crate::engine::model_session::{compare_on_gpu, GpuComparison, ModelKey, ModelLibrary};
-use crate::state::model_state::{Knob, ModelState, CHECKPOINT, CONTEXTS, DEPTH, KINDS, NEEDLES, QUERIES};
+use crate::state::model_state::{AttentionKind, Knob, ModelState, CHECKPOINT, CONTEXTS, DEPTH, NEEDLES, QUERIES};
 use crate::ui::now_ms;
 use crate::viz::colormap::{Contrast, Scale};
 use leptos::prelude::*;
@@ -41,11 +41,11 @@ enum Status {
     Failed(String),
 }
 
-fn kind_title(kind: &str) -> &'static str {
+fn kind_title(kind: AttentionKind) -> &'static str {
     match kind {
-        "baseline" => "Baseline Transformer",
-        "diff_v1" => "DIFF Transformer V1",
-        _ => "DIFF Transformer V2",
+        AttentionKind::Baseline => "Baseline Transformer",
+        AttentionKind::DiffV1 => "DIFF Transformer V1",
+        AttentionKind::DiffV2 => "DIFF Transformer V2",
     }
 }
 
@@ -91,21 +91,9 @@ fn linked_state(router: Router) -> (RwSignal<ModelState>, StateNotes<ModelState>
     (state, notes)
 }
 
-#[component]
-pub fn ModelPage(backend: RwSignal<Backend>) -> impl IntoView {
-    let (state, notes) = linked_state(Router::get());
-    let library = Library::new();
-    let status = RwSignal::new(Status::Loading("model".into()));
-    let loaded = RwSignal::new(None::<(String, usize)>);
-    let which = Memo::new(move |_| state.with(|s| (s.kind.clone(), s.checkpoint)));
-    // The card names its checkpoints; until it has arrived, say which one of five.
-    let checkpoint_label = Signal::derive(move || {
-        let (kind, i) = which.get();
-        loaded.track();
-        library.checkpoint_label(&kind, i).unwrap_or_else(|| format!("checkpoint {} of 5", i + 1))
-    });
-
-    // Fetch the card and the checkpoint (each once) when the model or checkpoint changes.
+/// Fetches the card and the checkpoint (each once) when the model or checkpoint changes;
+/// `loaded` names the one ready for the prompt.
+fn load_models(which: Memo<ModelKey>, library: Library, status: RwSignal<Status>, loaded: RwSignal<Option<ModelKey>>) {
     Effect::new(move |_| {
         let (kind, ckpt) = which.get();
         if library.model(&(kind.clone(), ckpt)).is_some() {
@@ -113,7 +101,8 @@ pub fn ModelPage(backend: RwSignal<Backend>) -> impl IntoView {
             status.set(Status::Ready);
             return;
         }
-        status.set(Status::Loading(format!("{} checkpoint {}", kind_title(&kind), ckpt)));
+        let title = AttentionKind::from_slug(&kind).map_or("model", kind_title);
+        status.set(Status::Loading(format!("{title} checkpoint {ckpt}")));
         leptos::task::spawn_local(async move {
             let result = library.load(kind.clone(), ckpt).await;
             if which.try_get_untracked() != Some((kind.clone(), ckpt)) {
@@ -131,6 +120,11 @@ pub fn ModelPage(backend: RwSignal<Backend>) -> impl IntoView {
         });
     });
 
+}
+
+/// Runs the state's prompt through the loaded model whenever either changes, and keeps
+/// layer, head and row inside what the model and prompt have.
+fn explain_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library, status: RwSignal<Status>, loaded: RwSignal<Option<ModelKey>>) -> Signal<Option<Arc<Explained>>> {
     // Run the prompt through the loaded model whenever either changes. `prompt_key` is
     // read, not only tracked: a memo computes (and subscribes to the state) only when read.
     let explained = StoredValue::new_local(None::<Arc<Explained>>);
@@ -156,10 +150,28 @@ pub fn ModelPage(backend: RwSignal<Backend>) -> impl IntoView {
             Err(e) => status.set(Status::Failed(e)),
         }
     });
-    let current = Signal::derive(move || {
+    Signal::derive(move || {
         version.track();
         explained.get_value()
+    })
+}
+
+#[component]
+pub fn ModelPage(backend: RwSignal<Backend>) -> impl IntoView {
+    let (state, notes) = linked_state(Router::get());
+    let library = Library::new();
+    let status = RwSignal::new(Status::Loading("model".into()));
+    let loaded = RwSignal::new(None::<ModelKey>);
+    let which = Memo::new(move |_| state.with(|s| (s.kind.slug().to_string(), s.checkpoint)));
+    // The card names its checkpoints; until it has arrived, say which one of five.
+    let checkpoint_label = Signal::derive(move || {
+        let (kind, i) = which.get();
+        loaded.track();
+        library.checkpoint_label(&kind, i).unwrap_or_else(|| format!("checkpoint {} of 5", i + 1))
     });
+
+    load_models(which, library, status, loaded);
+    let current = explain_prompts(state, notes, library, status, loaded);
     let view_state = ExplainedView { state, current };
     let hover = RwSignal::new(None::<Hover>);
 
@@ -182,7 +194,7 @@ pub fn ModelPage(backend: RwSignal<Backend>) -> impl IntoView {
             <RowPanel view_state />
             <details class="dev" id="model-dev">
                 <summary>"For developers: checking the GPU"</summary>
-                <p class="explain">"The WebGPU forward pass of these models is checked against this CPU result in the project's tests (logits within 1e-4, maps within 1e-5)."</p>
+                <p class="explain">{format!("The WebGPU forward pass of these models is checked against this CPU result in the project's tests (logits within {:.0e}, maps within {:.0e}).", GpuComparison::LOGITS_TOLERANCE, GpuComparison::MAP_TOLERANCE)}</p>
                 <GpuCheck backend state loaded library current />
             </details>
         </section>
@@ -225,7 +237,7 @@ fn HeadMaps(view_state: ExplainedView, hover: RwSignal<Option<Hover>>) -> impl I
     });
     let n_tokens = Memo::new(move |_| current.with(|x| x.as_ref().map(|x| x.prompt.tokens.len()).unwrap_or(1)));
     let answer_span = Memo::new(move |_| current.with(|x| x.as_ref().map(|x| x.prompt.answer_spans[0].clone().collect::<Vec<_>>()).unwrap_or_default()));
-    let is_diff = move || state.with(|s| s.kind != "baseline");
+    let is_diff = move || state.with(|s| s.kind != AttentionKind::Baseline);
     let pick = Callback::new(move |i: usize| state.update(|s| s.row = Some(i)));
     let tooltip = move || {
         let h = hover.get()?;
@@ -345,8 +357,8 @@ fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signal<String>, 
     view! {
         <div class="controls">
             <div class="control"><label for="model-kind">"Model"</label>
-                <select id="model-kind" on:change=set(|s, v| s.kind = v)>
-                    {options(KINDS.iter().map(|k| (k.to_string(), kind_title(k).to_string())).collect(), move || state.with(|s| s.kind.clone()))}
+                <select id="model-kind" on:change=set(|s, v| s.kind = AttentionKind::from_slug(&v).unwrap_or(s.kind))>
+                    {options(AttentionKind::ALL.into_iter().map(|k| (k.slug().to_string(), kind_title(k).to_string())).collect(), move || state.with(|s| s.kind.slug().to_string()))}
                 </select></div>
             {slider(CHECKPOINT, checkpoint_label)}
             {slider(NEEDLES, Signal::derive(move || state.with(|s| s.needles.to_string())))}
