@@ -33,8 +33,9 @@ pub struct Router {
     /// user has just navigated and the `hashchange` is still queued: the app must not
     /// write over it.
     known: StoredValue<String>,
-    /// A link write that waits for a drag to settle ([`Router::write_address_soon`]).
-    pending: StoredValue<Option<(TimeoutHandle, Route)>, LocalStorage>,
+    /// A link write that waits for a drag to settle ([`Router::write_address_soon`]), and
+    /// what its page does once the link is written.
+    pending: StoredValue<Option<(TimeoutHandle, Route, Box<dyn FnOnce()>)>, LocalStorage>,
 }
 
 /// How long a page's link waits after the last change of a drag: Chromium may take
@@ -104,33 +105,32 @@ impl Router {
         }
     }
 
-    /// Writes `route` once the page has been quiet for a moment, replacing any write
-    /// still waiting.
-    pub fn write_address_soon(&self, route: Route) {
+    /// Writes `route` once the page has been quiet for a moment, then runs `then`;
+    /// replaces any write still waiting (whose `then` is dropped with it).
+    pub fn write_address_soon(&self, route: Route, then: impl FnOnce() + 'static) {
         self.cancel_pending();
         let router = *self;
-        let write = move || {
-            if let Some((_, route)) = router.pending.try_update_value(|p| p.take()).flatten() {
-                router.write_address(&route);
+        match set_timeout_with_handle(move || router.flush(), SETTLE) {
+            Ok(handle) => self.pending.set_value(Some((handle, route, Box::new(then)))),
+            Err(_) => {
+                self.write_address(&route);
+                then();
             }
-        };
-        match set_timeout_with_handle(write, SETTLE) {
-            Ok(handle) => self.pending.set_value(Some((handle, route))),
-            Err(_) => self.write_address(&route),
         }
     }
 
     /// Makes a waiting write now.
     pub fn flush(&self) {
-        if let Some((handle, route)) = self.pending.try_update_value(|p| p.take()).flatten() {
+        if let Some((handle, route, then)) = self.pending.try_update_value(|p| p.take()).flatten() {
             handle.clear();
             self.write_address(&route);
+            then();
         }
     }
 
     /// Drops a waiting write (its page is gone, or the user went elsewhere).
     pub fn cancel_pending(&self) {
-        if let Some((handle, _)) = self.pending.try_update_value(|p| p.take()).flatten() {
+        if let Some((handle, ..)) = self.pending.try_update_value(|p| p.take()).flatten() {
             handle.clear();
         }
     }

@@ -72,11 +72,14 @@ fn linked_state(router: Router) -> (RwSignal<LabState>, StateNotes<LabState>, Rw
     let notes = StateNotes::new();
     notes.set(initial, lines);
     Effect::new(move |_| {
-        router.write_address_soon(router.remember(Page::Lab, state.with(|s| s.to_params())));
-        // The same state as a JS object, for scripts and the browser tests.
-        if let (Some(w), Ok(js)) = (web_sys::window(), state.with(serde_wasm_bindgen::to_value)) {
-            let _ = js_sys::Reflect::set(&w, &"difflensLabState".into(), &js);
-        }
+        // With the link, the same state as a JS object, for scripts and the browser tests:
+        // both once a drag settles, not on every move.
+        let publish = move || {
+            if let (Some(w), Some(Ok(js))) = (web_sys::window(), state.try_with_untracked(serde_wasm_bindgen::to_value)) {
+                let _ = js_sys::Reflect::set(&w, &"difflensLabState".into(), &js);
+            }
+        };
+        router.write_address_soon(router.remember(Page::Lab, state.with(|s| s.to_params())), publish);
     });
     // Leaving the page drops a waiting write: it would put the lab's link over the next
     // page's.
