@@ -45,6 +45,20 @@ pub enum KvPairing {
     Naive,
 }
 
+impl KvPairing {
+    /// Key sub-heads for A1 and A2 and the value head of DIFF V1 head `h`, when `n_rep`
+    /// heads share each KV group.
+    pub fn heads_for(self, h: usize, n_rep: usize) -> (usize, usize, usize) {
+        match self {
+            KvPairing::Flash => {
+                let g = h / n_rep;
+                (2 * g, 2 * g + 1, g)
+            }
+            KvPairing::Naive => ((2 * h) / n_rep, (2 * h + 1) / n_rep, h / n_rep),
+        }
+    }
+}
+
 fn default_eps() -> f32 {
     1e-5
 }

@@ -97,19 +97,12 @@ impl DiffAttnV1 {
 
     /// Key sub-heads for A1 and A2 and the value head of differential head `h`.
     pub fn kv_heads_for(&self, h: usize) -> (usize, usize, usize) {
-        let n_rep = self.n_heads / self.n_kv_heads;
-        match self.pairing {
-            KvPairing::Flash => {
-                let g = h / n_rep;
-                (2 * g, 2 * g + 1, g)
-            }
-            KvPairing::Naive => ((2 * h) / n_rep, (2 * h + 1) / n_rep, h / n_rep),
-        }
+        self.pairing.heads_for(h, self.n_heads / self.n_kv_heads)
     }
 
     /// Which columns each differential head reads and writes.
     pub fn head_layout(&self) -> HeadLayout {
-        HeadLayout::diff_v1(self.n_heads, self.head_dim, |h| self.kv_heads_for(h))
+        HeadLayout::diff_v1(self.n_heads, self.head_dim, |h| self.kv_heads_for(h), self.lambda_init, self.use_subln)
     }
 
     pub fn forward(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize) -> LayerOutput {

@@ -10,7 +10,7 @@
 
 use super::attention::{head_maps, rotate, run_head, AttentionOptions, HeadInputs, Keep, LambdaTrace, LayerOutput, RowLambda};
 use super::config::AttnShape;
-use super::head_layout::HeadLayout;
+use super::head_layout::{v2_kv_group, HeadLayout};
 use super::init::linear_weight;
 use super::lambda::sigmoid;
 use super::linalg::{columns, linear, Mat};
@@ -72,7 +72,7 @@ impl DiffAttnV2 {
 
     /// The KV group of query head `j` (of 2H): heads 2h and 2h+1 always share one.
     pub fn kv_group(&self, query_head: usize) -> usize {
-        query_head / (2 * self.n_heads / self.n_kv_heads)
+        v2_kv_group(query_head, self.n_heads / self.n_kv_heads)
     }
 
     /// Which columns each differential head reads and writes.

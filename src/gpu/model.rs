@@ -15,7 +15,7 @@ use super::softmax::{Softmax, SoftmaxParams};
 use crate::core::attention::{AttentionLayer, HeadMaps, LambdaTrace, MapRequest};
 use crate::core::config::ModelConfig;
 use crate::core::diff_v1::SUBLN_EPS;
-use crate::core::head_layout::HeadLayout;
+use crate::core::head_layout::{HeadLayout, LambdaSource};
 use crate::core::linalg::Mat;
 use crate::core::model::{hidden_stats, LayerTrace, Model, ModelOutput};
 use ndarray::Array2;
@@ -31,7 +31,7 @@ struct Kernels {
 
 enum LayerKind {
     Baseline,
-    V1 { lambda: f32, lambda_init: f32, use_subln: bool, subln: wgpu::Buffer },
+    V1 { lambda: f32, subln: wgpu::Buffer },
     V2 { w_lambda: wgpu::Buffer },
 }
 
@@ -89,7 +89,7 @@ impl GpuModel {
             let (wq, wk, wv, wo, kind) = match &b.attn {
                 AttentionLayer::Baseline(a) => (&a.wq, &a.wk, &a.wv, &a.wout, LayerKind::Baseline),
                 AttentionLayer::V1(a) => {
-                    let kind = LayerKind::V1 { lambda: a.lambda_full(), lambda_init: a.lambda_init, use_subln: a.use_subln, subln: upload(ctx, "subln", a.subln.gain.as_slice().expect("norm gains are contiguous vectors")) };
+                    let kind = LayerKind::V1 { lambda: a.lambda_full(), subln: upload(ctx, "subln", a.subln.gain.as_slice().expect("norm gains are contiguous vectors")) };
                     (&a.wq, &a.wk, &a.wv, &a.wout, kind)
                 }
                 AttentionLayer::V2(a) => (&a.wq, &a.wk, &a.wv, &a.wo, LayerKind::V2 { w_lambda: upload_mat(ctx, "w_lambda", &a.w_lambda) }),
@@ -190,9 +190,9 @@ impl GpuModel {
                     }
                 }
             }
-            let attn_out = match &layer.kind {
-                LayerKind::V1 { lambda_init, use_subln, subln, .. } => {
-                    let p = RmsNormParams { eps: SUBLN_EPS, post_scale: 1.0 - lambda_init, normalise: *use_subln as u32, ..norm(t * n_heads, dv) };
+            let attn_out = match (&layer.kind, layer.layout.lambda) {
+                (LayerKind::V1 { subln, .. }, LambdaSource::Reparam { init, subln: normalise }) => {
+                    let p = RmsNormParams { eps: SUBLN_EPS, post_scale: 1.0 - init, normalise: normalise as u32, ..norm(t * n_heads, dv) };
                     rec.rms(&heads, subln, &heads_n, p);
                     &heads_n
                 }

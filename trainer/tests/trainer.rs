@@ -2,7 +2,7 @@
 //! are what their cards say.
 
 use candle_core::{Device, Tensor};
-use difflens::core::config::AttentionKind;
+use difflens::core::config::{AttentionKind, KvPairing, ModelConfig};
 use difflens::core::model::{ForwardOptions, Model};
 use difflens_trainer::card::ModelCard;
 use difflens_trainer::configs::model_config;
@@ -16,9 +16,11 @@ const KINDS: [AttentionKind; 3] = [AttentionKind::Baseline, AttentionKind::DiffV
 /// Same weights, same logits: candle (training) against the core (the page), 1e-4.
 #[test]
 fn the_training_model_matches_the_core() {
-    for kind in KINDS {
-        let core = Model::random(model_config(kind), 5).unwrap();
-        let candle = CandleModel::from_store(&core.to_store(), model_config(kind)).unwrap();
+    let grouped = |kind| ModelConfig { n_kv_heads: Some(model_config(kind).n_heads / 2), kv_pairing: KvPairing::Naive, subln: false, ..model_config(kind) };
+    for config in KINDS.into_iter().flat_map(|kind| [model_config(kind), grouped(kind)]) {
+        let kind = (config.attention, config.n_kv_heads);
+        let core = Model::random(config.clone(), 5).unwrap();
+        let candle = CandleModel::from_store(&core.to_store(), config).unwrap();
         let tokens: Vec<u32> = (0..23).map(|i| (i * 13 % 76) as u32).collect();
         let want = core.forward(&tokens, &ForwardOptions::default()).unwrap().logits;
         let got = candle.forward(&Tensor::new(tokens.as_slice(), &Device::Cpu).unwrap().unsqueeze(0).unwrap()).unwrap().squeeze(0).unwrap().to_vec2::<f32>().unwrap();
