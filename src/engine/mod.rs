@@ -3,6 +3,7 @@
 
 pub mod arch;
 pub mod bench;
+pub mod evidence;
 pub mod lab;
 pub mod lab_charts;
 pub mod model;

@@ -8,6 +8,7 @@ use crate::core::model::{ForwardOptions, ModelOutput};
 use crate::core::retrieval::{self, Prompt, PromptSpec};
 use crate::core::weights::TensorStore;
 use crate::state::model_state::ModelState;
+use super::evidence::{Magnitudes, Net, NetWeights};
 use serde::Deserialize;
 use std::ops::Range;
 /// What the explorer reads of the core, through the engine.
@@ -92,9 +93,7 @@ impl RowSummary {
     /// `row` is the query's weights over every key; `needle` and `context` are spans of
     /// the prompt (the README's Table 3 uses the same two sums).
     pub fn of(position: usize, row: &[f32], needle: &Range<usize>, context: &Range<usize>) -> Self {
-        let sum = |keys: &mut dyn Iterator<Item = usize>| keys.filter_map(|j| row.get(j)).map(|&w| w as f64).sum::<f64>();
-        let on_needle = sum(&mut needle.clone());
-        let on_rest = sum(&mut context.clone().filter(|j| !needle.contains(j)));
+        let Net { answer: on_needle, noise: on_rest } = Net::of_row(row, needle, context);
         let (min, max) = row.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &w| (lo.min(w as f64), hi.max(w as f64)));
         let total = row.iter().map(|&w| w as f64).sum();
         Self { position, on_needle, on_rest, total, min, max }
@@ -131,12 +130,22 @@ pub struct Explained {
     pub prompt: Prompt,
     pub output: ModelOutput,
     pub predictions: Vec<Prediction>,
+    /// Every head's net weights at the first "→" (Table 3 for this prompt).
+    pub net: NetWeights,
+    /// Attention logits and hidden states (Table 5 for this prompt).
+    pub magnitudes: Magnitudes,
 }
 
-/// Runs the prompt with every map kept (T is at most a few hundred tokens).
+/// Runs the state's prompt with every map and attention logit kept (T is at most a few
+/// hundred tokens), at the state's logit precision.
 pub fn explain(model: &Model, state: &ModelState) -> Result<Explained, String> {
-    let prompt = prompt_for(state);
-    let output = model.forward(&prompt.tokens, &ForwardOptions { maps: MapRequest::All, ..Default::default() }).map_err(|e| e.to_string())?;
+    explain_prompt(model, prompt_for(state), state.bits)
+}
+
+/// `explain` for a given prompt.
+pub fn explain_prompt(model: &Model, prompt: Prompt, logit_quant_bits: Option<u32>) -> Result<Explained, String> {
+    let opts = ForwardOptions { maps: MapRequest::All, keep_logits: true, logit_quant_bits };
+    let output = model.forward(&prompt.tokens, &opts).map_err(|e| e.to_string())?;
     let predictions = prompt
         .answer_positions
         .iter()
@@ -149,7 +158,8 @@ pub fn explain(model: &Model, state: &ModelState) -> Result<Explained, String> {
             Prediction { predicted: best as u32, probability: (row[best] - max).exp() / z, answer, answer_probability: (row[answer as usize] - max).exp() / z }
         })
         .collect();
-    Ok(Explained { prompt, output, predictions })
+    let (net, magnitudes) = (NetWeights::of(&output, &prompt), Magnitudes::of([&output]));
+    Ok(Explained { prompt, output, predictions, net, magnitudes })
 }
 
 #[cfg(test)]

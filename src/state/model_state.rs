@@ -1,5 +1,6 @@
-//! The model explorer's state in the URL: which model and checkpoint, which prompt, and
-//! which layer and head are on screen.
+//! The model explorer's state in the URL: the view (three models side by side, or one),
+//! which model and checkpoint, which prompt, the attention logits' precision, and which
+//! layer and heads are on screen.
 
 use super::query::read_clamped as read;
 use serde::{Deserialize, Serialize};
@@ -7,9 +8,32 @@ use serde::{Deserialize, Serialize};
 pub use crate::core::config::AttentionKind;
 /// Context lengths offered: the training length and 2× and 4× it.
 pub const CONTEXTS: [usize; 3] = [64, 128, 256];
+/// Attention-logit precisions offered (the paper's Figure 8): f32, or absmax to these bits.
+pub const BITS: [u32; 3] = [8, 6, 4];
+
+/// The explorer's two views.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum View {
+    /// The three shipped models side by side on one prompt (the default).
+    #[default]
+    Compare,
+    /// One model, every checkpoint of its training.
+    Single,
+}
+
+impl View {
+    pub fn slug(self) -> &'static str {
+        match self {
+            View::Compare => "compare",
+            View::Single => "single",
+        }
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModelState {
+    pub view: View,
+    /// The single view's model.
     pub kind: AttentionKind,
     /// Index into the card's checkpoints (0 = untrained … 4 = final).
     pub checkpoint: usize,
@@ -23,6 +47,21 @@ pub struct ModelState {
     pub head: usize,
     /// The query row the row chart shows, if one was picked on a map (else the "→" row).
     pub row: Option<usize>,
+    /// Absmax-quantise attention logits to this many bits; `None`: f32.
+    pub bits: Option<u32>,
+    /// The compare view's head per model (in `AttentionKind::ALL` order); `None`: the head
+    /// with the most net weight on the asked needle.
+    pub picks: [Option<usize>; 3],
+}
+
+/// The link key of the compare view's head pick for `kind` (`head_diff_v1=2`).
+fn pick_key(kind: AttentionKind) -> String {
+    format!("head_{}", kind.slug())
+}
+
+/// The index of `kind` in `AttentionKind::ALL` (the order of columns and picks).
+pub fn column_of(kind: AttentionKind) -> usize {
+    AttentionKind::ALL.iter().position(|k| *k == kind).expect("ALL lists every kind")
 }
 
 impl Default for ModelState {
@@ -30,7 +69,7 @@ impl Default for ModelState {
         // DIFF V2's head 2 of the last layer is the one that finds the asked needle (0.97 of
         // its net weight on the needle, the rest of the context cancelled: README, Table 3
         // per layer), so a fresh visit opens on the picture the page is about.
-        Self { kind: AttentionKind::DiffV2, checkpoint: 4, needles: 4, queries: 1, context: 64, depth: Some(50), seed: 1, layer: 2, head: 2, row: None }
+        Self { view: View::Compare, kind: AttentionKind::DiffV2, checkpoint: 4, needles: 4, queries: 1, context: 64, depth: Some(50), seed: 1, layer: 2, head: 2, row: None, bits: None, picks: [None; 3] }
     }
 }
 
@@ -89,6 +128,25 @@ impl ModelState {
                     }
                 }
                 "depth" if raw == "random" => s.depth = None,
+                "view" => match [View::Compare, View::Single].into_iter().find(|v| v.slug() == raw) {
+                    Some(v) => s.view = v,
+                    None => n.push(format!("view={raw} is not compare or single; showing {}", s.view.slug())),
+                },
+                "bits" => match raw.parse::<u32>() {
+                    Ok(32) => s.bits = None,
+                    Ok(b) if BITS.contains(&b) => s.bits = Some(b),
+                    _ => n.push(format!("bits={raw} is not one of 32, 8, 6, 4; using 32 (f32)")),
+                },
+                k if AttentionKind::ALL.iter().any(|kind| pick_key(*kind) == k) => {
+                    let col = AttentionKind::ALL.iter().position(|kind| pick_key(*kind) == k).expect("matched above");
+                    if raw == "auto" {
+                        s.picks[col] = None;
+                    } else {
+                        let mut h = 0usize;
+                        read(key, raw, (HEAD.min, HEAD.max), &mut h, n);
+                        s.picks[col] = Some(h);
+                    }
+                }
                 "seed" => read(key, raw, (0, u32::MAX as u64), &mut s.seed, n),
                 "row" => {
                     let mut row = 0usize;
@@ -111,11 +169,27 @@ impl ModelState {
 
     pub fn to_params(&self) -> Vec<(String, String)> {
         let depth = self.depth.map(|d| d.to_string()).unwrap_or_else(|| "random".into());
-        [("model", self.kind.slug().to_string()), ("ckpt", self.checkpoint.to_string()), ("n", self.needles.to_string()), ("r", self.queries.to_string()), ("ctx", self.context.to_string()), ("depth", depth), ("seed", self.seed.to_string()), ("layer", self.layer.to_string()), ("head", self.head.to_string())]
+        let picks = AttentionKind::ALL.into_iter().zip(self.picks).filter_map(|(k, p)| p.map(|h| (pick_key(k), h.to_string())));
+        [("view", self.view.slug().to_string()), ("model", self.kind.slug().to_string()), ("ckpt", self.checkpoint.to_string()), ("n", self.needles.to_string()), ("r", self.queries.to_string()), ("ctx", self.context.to_string()), ("depth", depth), ("seed", self.seed.to_string()), ("layer", self.layer.to_string()), ("head", self.head.to_string())]
             .into_iter()
             .chain(self.row.map(|r| ("row", r.to_string())))
+            .chain(self.bits.map(|b| ("bits", b.to_string())))
             .map(|(k, v)| (k.to_string(), v))
+            .chain(picks)
             .collect()
+    }
+
+    /// The head on screen for `kind` in the compare view: the pick, else `best`.
+    pub fn head_for(&self, kind: AttentionKind, best: usize) -> usize {
+        self.picks[column_of(kind)].unwrap_or(best)
+    }
+
+    /// Keeps a compare-view pick inside its model's `heads`; a notice for each moved.
+    pub fn clamp_pick(&mut self, kind: AttentionKind, heads: usize) -> Option<String> {
+        let slot = &mut self.picks[column_of(kind)];
+        let h = (*slot).filter(|h| *h >= heads)?;
+        *slot = None;
+        Some(format!("head {h} does not exist in {}; showing its best head", kind.slug()))
     }
 
     /// Keeps layer and head inside the loaded model and the picked row inside the
@@ -142,8 +216,13 @@ mod tests {
 
     #[test]
     fn round_trips_and_clamps() {
-        let s = ModelState { kind: AttentionKind::DiffV2, checkpoint: 2, needles: 6, queries: 2, context: 128, depth: None, seed: 5, layer: 1, head: 3, row: Some(40) };
+        let s = ModelState { view: View::Single, kind: AttentionKind::DiffV2, checkpoint: 2, needles: 6, queries: 2, context: 128, depth: None, seed: 5, layer: 1, head: 3, row: Some(40), bits: Some(4), picks: [None, Some(1), Some(0)] };
         assert_eq!(ModelState::from_params(&query::parse(&query::format(&s.to_params()))), (s, vec![]));
+        let (odd, notices) = ModelState::from_params(&query::parse("view=grid&bits=5&head_diff_v1=99&head_baseline=auto"));
+        assert_eq!((odd.view, odd.bits, odd.picks), (View::Compare, None, [None, Some(63), None]));
+        assert_eq!(notices.len(), 3, "{notices:?}");
+        let mut picked = odd.clone();
+        assert!(picked.clamp_pick(AttentionKind::DiffV1, 2).is_some() && picked.picks[1].is_none() && picked.clamp_pick(AttentionKind::DiffV1, 2).is_none());
         let (bad, notices) = ModelState::from_params(&query::parse("model=gpt&ckpt=9&ctx=100&r=2&n=1&layer=x"));
         assert_eq!((bad.kind, bad.checkpoint, bad.context, bad.queries), (AttentionKind::DiffV2, 4, 128, 1));
         assert_eq!(notices.len(), 4, "{notices:?}");

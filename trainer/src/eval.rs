@@ -109,7 +109,7 @@ pub fn training_length_accuracy(model: &Model, count: usize, quant_bits: Option<
 
 /// Table 3 by depth (averaged over heads and layers, as the paper does) and the same
 /// weights per layer, all depths pooled: the average hides which layer does the matching.
-fn attention_weights(model: &Model, count: usize) -> (Vec<DepthRow>, Vec<LayerRow>) {
+pub fn attention_weights(model: &Model, count: usize) -> (Vec<DepthRow>, Vec<LayerRow>) {
     let opts = ForwardOptions { maps: MapRequest::All, ..Default::default() };
     let (layers, heads) = (model.config.n_layers, model.blocks.first().map_or(0, |b| b.attn.n_heads()));
     // [layer][head] = (answer, noise) summed over every prompt of every depth.
@@ -153,7 +153,7 @@ fn attention_weights(model: &Model, count: usize) -> (Vec<DepthRow>, Vec<LayerRo
 
 /// Table 5: scaled pre-softmax logits of every head and branch (visible entries only),
 /// and the hidden states' largest and median magnitudes.
-fn magnitudes(model: &Model, count: usize) -> (OutlierStats, f32, f32) {
+pub fn magnitudes(model: &Model, count: usize) -> (OutlierStats, f32, f32) {
     let opts = ForwardOptions { maps: MapRequest::All, keep_logits: true, ..Default::default() };
     let (mut logits, mut top1, mut medians) = (Vec::new(), 0.0f32, Vec::new());
     for p in prompts(TRAIN_CONTEXT, 4, 2, None, count) {

@@ -74,3 +74,38 @@ fn shipped_checkpoints_match_their_cards() {
 fn walk(dir: &Path) -> u64 {
     std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).map(|p| if p.is_dir() { walk(&p) } else { p.metadata().unwrap().len() }).sum()
 }
+
+/// The page's live Tables 2, 3 and 5 (`engine::evidence`) are the evaluation's (the
+/// README's numbers), computed on the same prompts of the shipped models: accuracy counts
+/// equal, Table 3's weights within 1e-6 (sums of the same f32s, in f64), Table 5 equal.
+#[test]
+fn the_page_computes_the_papers_tables_as_the_evaluation_does() {
+    use difflens::engine::evidence::{AccuracyRun, DepthSweep, Magnitudes, DEPTHS};
+    use difflens_trainer::configs::TRAIN_CONTEXT;
+    use difflens_trainer::eval::{accuracy, attention_weights, magnitudes, prompts};
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../www/models");
+    let loaded: Vec<_> = ["baseline", "diff_v1", "diff_v2"].iter().map(|k| load_final(&models.join(k)).unwrap().0).collect();
+    let all: Vec<&Model> = loaded.iter().collect();
+    for (context, bits) in [(TRAIN_CONTEXT, None), (4 * TRAIN_CONTEXT, Some(4))] {
+        let batch = prompts(context, 4, 2, None, 12);
+        let mut run = AccuracyRun::new(batch.clone(), 3, bits);
+        while run.step(&all).unwrap() {}
+        for (m, model) in all.iter().enumerate() {
+            assert_eq!(run.accuracy(m), accuracy(model, &batch, bits), "model {m}, context {context}, bits {bits:?}");
+        }
+    }
+    let count = 4;
+    let mut sweep = DepthSweep::new(DEPTHS.iter().map(|&d| (d, prompts(TRAIN_CONTEXT, 4, 1, Some(d), count))).collect(), 3);
+    while sweep.step(&all).unwrap() {}
+    for (m, model) in all.iter().enumerate() {
+        let (by_depth, _) = attention_weights(model, count);
+        for ((depth, net), want) in sweep.curve(m).iter().zip(&by_depth) {
+            assert_eq!(*depth, want.depth);
+            assert!((net.answer - want.answer).abs() < 1e-6 && (net.noise - want.noise).abs() < 1e-6, "model {m} depth {depth}: {net:?} vs {want:?}");
+        }
+        let opts = ForwardOptions { maps: difflens::core::attention::MapRequest::All, keep_logits: true, ..Default::default() };
+        let outputs: Vec<_> = prompts(TRAIN_CONTEXT, 4, 2, None, 3).iter().map(|p| model.forward(&p.tokens, &opts).unwrap()).collect();
+        let (logits, top1, median) = magnitudes(model, 3);
+        assert_eq!(Magnitudes::of(&outputs), Magnitudes { logits, hidden_top1: top1, hidden_median: median }, "model {m}");
+    }
+}
