@@ -9,6 +9,7 @@ use crate::core::attention::MapRequest;
 use crate::core::init::seeded;
 use crate::core::model::{ForwardOptions, Model, ModelOutput};
 use crate::core::retrieval::{generate, Prompt, PromptSpec};
+use crate::state::model_state::ModelState;
 
 /// Net (signed) attention weight of one row: on the asked needle's span "KEY is VALUE ."
 /// and on the rest of the context (the other needles and the filler: the noise).
@@ -109,18 +110,26 @@ pub fn answers_right(output: &ModelOutput, prompt: &Prompt) -> Vec<bool> {
         .collect()
 }
 
+/// The prompts of a run over fresh prompts with the explorer's settings: its N, its R
+/// (or `queries`), its context; needles at random depths and values drawn as in the
+/// trainer's evaluation, so the page's runs measure what the README's tables measure.
+pub fn run_spec(state: &ModelState, queries: Option<usize>) -> PromptSpec {
+    PromptSpec { context_len: state.context, n_needles: state.needles, n_queries: queries.unwrap_or(state.queries).min(state.needles), target_depth: None, distinct_values: false }
+}
+
 /// `count` fresh prompts of `spec`, the same for every model (seeded).
 pub fn fresh_prompts(spec: &PromptSpec, count: usize, seed: u64) -> Vec<Prompt> {
     let mut rng = seeded(seed);
     (0..count).map(|_| generate(&mut rng, spec)).collect()
 }
 
-/// Table 2 live: a batch of prompts through several models, one prompt (through every
-/// model) per step, so the page can run it in slices, show progress and drop it.
+/// Table 2 live: a batch of prompts through several models, one forward pass per step,
+/// so the page can run it in slices, show progress and drop it.
 pub struct AccuracyRun {
     prompts: Vec<Prompt>,
     options: ForwardOptions,
-    next: usize,
+    /// The next (prompt, model).
+    next: (usize, usize),
     /// Per model: queries answered right, and asked.
     pub right: Vec<usize>,
     pub asked: Vec<usize>,
@@ -128,25 +137,24 @@ pub struct AccuracyRun {
 
 impl AccuracyRun {
     pub fn new(prompts: Vec<Prompt>, models: usize, logit_quant_bits: Option<u32>) -> Self {
-        Self { prompts, options: ForwardOptions { logit_quant_bits, ..Default::default() }, next: 0, right: vec![0; models], asked: vec![0; models] }
+        Self { prompts, options: ForwardOptions { logit_quant_bits, ..Default::default() }, next: (0, 0), right: vec![0; models], asked: vec![0; models] }
     }
 
-    /// Runs the next prompt through every model; false once every prompt has run.
+    /// Runs the next prompt through the next model; false once everything has run.
     pub fn step(&mut self, models: &[&Model]) -> Result<bool, String> {
-        let Some(p) = self.prompts.get(self.next) else { return Ok(false) };
-        for (m, model) in models.iter().enumerate() {
-            let out = model.forward(&p.tokens, &self.options).map_err(|e| e.to_string())?;
-            let verdicts = answers_right(&out, p);
-            self.right[m] += verdicts.iter().filter(|r| **r).count();
-            self.asked[m] += verdicts.len();
-        }
-        self.next += 1;
+        let (i, m) = self.next;
+        let (Some(p), Some(model)) = (self.prompts.get(i), models.get(m)) else { return Ok(false) };
+        let out = model.forward(&p.tokens, &self.options).map_err(|e| e.to_string())?;
+        let verdicts = answers_right(&out, p);
+        self.right[m] += verdicts.iter().filter(|r| **r).count();
+        self.asked[m] += verdicts.len();
+        self.next = if m + 1 < models.len() { (i, m + 1) } else { (i + 1, 0) };
         Ok(true)
     }
 
-    /// (prompts done, prompts in the batch).
+    /// (prompts through every model, prompts in the batch).
     pub fn progress(&self) -> (usize, usize) {
-        (self.next, self.prompts.len())
+        (self.next.0, self.prompts.len())
     }
 
     pub fn accuracy(&self, model: usize) -> f64 {
@@ -156,11 +164,12 @@ impl AccuracyRun {
 
 /// Table 3's depth sweep live: at each depth of the asked needle, a batch of fresh
 /// prompts through several models, and each model's net weights averaged over heads,
-/// layers and prompts. One prompt (through every model) per step.
+/// layers and prompts. One forward pass per step.
 pub struct DepthSweep {
     /// (depth, its prompts).
     batches: Vec<(f32, Vec<Prompt>)>,
-    next: (usize, usize),
+    /// The next (depth, prompt, model).
+    next: (usize, usize, usize),
     /// `[model][depth]`: summed net weights and the prompts summed.
     sums: Vec<Vec<(Net, usize)>>,
 }
@@ -171,7 +180,7 @@ pub const DEPTHS: [f32; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 impl DepthSweep {
     pub fn new(batches: Vec<(f32, Vec<Prompt>)>, models: usize) -> Self {
         let depths = batches.len();
-        Self { batches, next: (0, 0), sums: vec![vec![(Net::default(), 0); depths]; models] }
+        Self { batches, next: (0, 0, 0), sums: vec![vec![(Net::default(), 0); depths]; models] }
     }
 
     /// `count` fresh prompts at each of `DEPTHS` for `spec` (its depth replaced).
@@ -181,21 +190,23 @@ impl DepthSweep {
     }
 
     pub fn step(&mut self, models: &[&Model]) -> Result<bool, String> {
-        let (d, i) = self.next;
-        let Some(p) = self.batches.get(d).and_then(|(_, ps)| ps.get(i)) else { return Ok(false) };
+        let (d, i, m) = self.next;
+        let (Some(p), Some(model)) = (self.batches.get(d).and_then(|(_, ps)| ps.get(i)), models.get(m)) else { return Ok(false) };
         let opts = ForwardOptions { maps: MapRequest::All, ..Default::default() };
-        for (m, model) in models.iter().enumerate() {
-            let net = NetWeights::of(&model.forward(&p.tokens, &opts).map_err(|e| e.to_string())?, p).mean();
-            let cell = &mut self.sums[m][d];
-            cell.0.answer += net.answer;
-            cell.0.noise += net.noise;
-            cell.1 += 1;
-        }
-        self.next = if i + 1 < self.batches[d].1.len() { (d, i + 1) } else { (d + 1, 0) };
+        let net = NetWeights::of(&model.forward(&p.tokens, &opts).map_err(|e| e.to_string())?, p).mean();
+        let cell = &mut self.sums[m][d];
+        cell.0.answer += net.answer;
+        cell.0.noise += net.noise;
+        cell.1 += 1;
+        self.next = match (m + 1 < models.len(), i + 1 < self.batches[d].1.len()) {
+            (true, _) => (d, i, m + 1),
+            (false, true) => (d, i + 1, 0),
+            (false, false) => (d + 1, 0, 0),
+        };
         Ok(true)
     }
 
-    /// (prompts done, prompts in the sweep).
+    /// (prompts through every model, prompts in the sweep).
     pub fn progress(&self) -> (usize, usize) {
         let done = self.batches[..self.next.0.min(self.batches.len())].iter().map(|(_, ps)| ps.len()).sum::<usize>() + self.next.1;
         (done, self.batches.iter().map(|(_, ps)| ps.len()).sum())
@@ -235,7 +246,7 @@ mod tests {
         while run.step(&[&a, &b]).unwrap() {
             steps += 1;
         }
-        assert_eq!((steps, run.progress(), run.asked.clone()), (3, (3, 3), vec![6, 6]));
+        assert_eq!((steps, run.progress(), run.asked.clone()), (6, (3, 3), vec![6, 6]));
         let mut sweep = DepthSweep::fresh(&spec, 2, 1, 1);
         while sweep.step(&[&b]).unwrap() {}
         assert_eq!(sweep.progress(), (10, 10));

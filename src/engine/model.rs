@@ -142,6 +142,26 @@ pub fn explain(model: &Model, state: &ModelState) -> Result<Explained, String> {
     explain_prompt(model, prompt_for(state), state.bits)
 }
 
+/// The state's prompt through each of `models` (the compare view's columns).
+pub fn explain_each(models: &[&Model], state: &ModelState) -> Result<Vec<Explained>, String> {
+    let prompt = prompt_for(state);
+    models.iter().map(|m| explain_prompt(m, prompt.clone(), state.bits)).collect()
+}
+
+/// What a layer's λ is, in a sentence for the map it shaped, with what a student sees
+/// when it is negative (it adds the second map) or there is none.
+pub fn lambda_sentence(x: &Explained, layer: usize) -> String {
+    match x.output.layers.get(layer).map(|l| &l.lambda) {
+        Some(LambdaTrace::Scalar(l)) if *l < 0.0 => format!("λ of layer {layer} = −{:.2}: negative, so A1 − λ·A2 adds the second map instead of subtracting it; this layer spreads weight over the context.", -l),
+        Some(LambdaTrace::Scalar(l)) => format!("λ of layer {layer} = {l:.2}, learnt, one for all heads."),
+        Some(LambdaTrace::PerToken(m)) => {
+            let at = x.prompt.answer_positions[0];
+            format!("λ of layer {layer} at “→”, per head (V2 computes one per token): {}.", m.row(at).iter().map(|v| format!("{v:.2}")).collect::<Vec<_>>().join(", "))
+        }
+        _ => "No λ: standard softmax attention subtracts nothing.".into(),
+    }
+}
+
 /// `explain` for a given prompt.
 pub fn explain_prompt(model: &Model, prompt: Prompt, logit_quant_bits: Option<u32>) -> Result<Explained, String> {
     let opts = ForwardOptions { maps: MapRequest::All, keep_logits: true, logit_quant_bits };

@@ -164,6 +164,10 @@ impl ModelState {
             }
         }
         s.queries = s.queries.min(s.needles);
+        // Links made before the compare view named one model and no view: they open on it.
+        if params.iter().any(|(k, _)| k == "model") && !params.iter().any(|(k, _)| k == "view") {
+            s.view = View::Single;
+        }
         (s, notices)
     }
 
@@ -221,6 +225,7 @@ mod tests {
         let (odd, notices) = ModelState::from_params(&query::parse("view=grid&bits=5&head_diff_v1=99&head_baseline=auto"));
         assert_eq!((odd.view, odd.bits, odd.picks), (View::Compare, None, [None, Some(63), None]));
         assert_eq!(notices.len(), 3, "{notices:?}");
+        assert_eq!(ModelState::from_params(&query::parse("model=diff_v1&layer=1")).0.view, View::Single, "an older one-model link opens that model");
         let mut picked = odd.clone();
         assert!(picked.clamp_pick(AttentionKind::DiffV1, 2).is_some() && picked.picks[1].is_none() && picked.clamp_pick(AttentionKind::DiffV1, 2).is_none());
         let (bad, notices) = ModelState::from_params(&query::parse("model=gpt&ckpt=9&ctx=100&r=2&n=1&layer=x"));

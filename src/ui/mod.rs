@@ -12,6 +12,16 @@ fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
 }
 
+/// Lets the browser paint and handle input between slices of a long computation.
+async fn yield_to_browser() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
 /// Shows the fatal-error banner (what the panic hook does), for tests and for errors
 /// that happen outside the reactive system.
 pub fn show_error_banner(message: &str) {

@@ -10,7 +10,7 @@ import { start, artifact, pixels, pixelsChange } from './harness.mjs';
 const text = (page, sel) => page.textContent(sel);
 const modelReady = async (page) => {
   try {
-    await page.waitForFunction(() => document.querySelector('#model-status')?.textContent.startsWith('Computed on') && document.querySelectorAll('#predictions li').length > 0, null, { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelector('#model-status')?.textContent.startsWith('Computed on') && document.querySelectorAll('#predictions li, .predictions li').length > 0, null, { timeout: 30_000 });
   } catch (e) {
     const seen = await page.evaluate(() => ({ url: location.href, h2: document.querySelector('main h2')?.textContent, status: document.querySelector('#model-status')?.textContent, predictions: document.querySelectorAll('#predictions li').length, banner: document.querySelector('#fatal-error')?.textContent }));
     throw new Error(`the explorer never showed its predictions: ${JSON.stringify(seen)}`);
@@ -46,7 +46,7 @@ for (const mode of ['cpu', 'gpu']) {
     });
 
     it('#1 the explorer\'s New prompt and every prompt control change the prompt, the maps and the row chart', async () => {
-      const page = await b.open('#/model');
+      const page = await b.open('#/model?view=single');
       await modelReady(page);
       let before = await modelScreen(page);
       await page.click('#new-prompt');
@@ -229,7 +229,7 @@ for (const mode of ['cpu', 'gpu']) {
     });
 
     it('#10 developer material is folded away', async () => {
-      const page = await b.open('#/model');
+      const page = await b.open('#/model?view=single');
       await modelReady(page);
       assert.doesNotMatch(await text(page, '#model-status'), /test/);
       assert.equal(await page.locator('#model-dev').getAttribute('open'), null, 'the explorer\'s developer section starts closed');
@@ -244,7 +244,7 @@ for (const mode of ['cpu', 'gpu']) {
     });
 
     it('#11 the explorer\'s prompts give every needle its own value', async () => {
-      const page = await b.open('#/model');
+      const page = await b.open('#/model?view=single');
       await modelReady(page);
       for (let k = 0; k < 6; k++) {
         const values = await needleValues(page);

@@ -43,8 +43,8 @@ test('model explorer', async () => {
     }
     assert.equal(await page.locator('#model-a2').count(), 0, 'the baseline has one map per head');
 
-    // A fresh visit opens on DIFF V2's needle-finding head: the "→" row peaks on the needle.
-    const fresh = await b.open('#/model');
+    // One model's view, opened bare, starts on DIFF V2's needle-finding head.
+    const fresh = await b.open('#/model?view=single');
     await ready(fresh);
     assert.match(fresh.url(), /model=diff_v2.*layer=2&head=2/);
     assert.equal(await fresh.locator('#predictions li[data-right="true"]').count(), 1, await fresh.textContent('#predictions'));

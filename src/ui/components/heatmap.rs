@@ -49,7 +49,8 @@ impl Hover {
     }
 }
 
-fn paint(canvas: &web_sys::HtmlCanvasElement, map: &PooledMap) -> Option<()> {
+/// Draws `map` at one canvas pixel per value (CSS scales it).
+pub fn paint(canvas: &web_sys::HtmlCanvasElement, map: &PooledMap) -> Option<()> {
     let r = map.r as u32;
     if canvas.width() != r || canvas.height() != r {
         canvas.set_width(r);
@@ -142,14 +143,16 @@ fn download_png(canvas: &web_sys::HtmlCanvasElement, name: &str) -> Option<()> {
 
 #[component]
 pub fn Heatmap(
-    id: &'static str,
-    title: &'static str,
-    explain: &'static str,
+    #[prop(into)] id: String,
+    #[prop(into)] title: String,
+    /// A sentence under the title; none in the compare view's small multiples.
+    #[prop(optional, into)] explain: String,
     #[prop(into)] map: Signal<Option<PooledMap>>,
     #[prop(into)] n: Signal<usize>,
     #[prop(into)] signal_keys: Signal<Vec<usize>>,
     hover: RwSignal<Option<Hover>>,
-    on_pick: Callback<usize>,
+    /// What Enter or a click on a row does (plot it); none where rows are not plotted.
+    #[prop(optional)] on_pick: Option<Callback<usize>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
     let overlay = NodeRef::<html::Canvas>::new();
@@ -200,7 +203,10 @@ pub fn Heatmap(
         let h = hover.get_untracked().unwrap_or(Hover { i: 0, j: 0, x: 0.0, y: 0.0 });
         match key_action(&ev.key(), h, n) {
             KeyAction::Ignore => return,
-            KeyAction::Pick(i) => on_pick.run(i),
+            KeyAction::Pick(i) => match on_pick {
+                Some(pick) => pick.run(i),
+                None => return,
+            },
             KeyAction::Move(i, j) => {
                 let Some(c) = canvas.get_untracked() else { return };
                 let rect = c.get_bounding_client_rect();
@@ -211,20 +217,21 @@ pub fn Heatmap(
         }
         ev.prevent_default();
     };
+    let (aria_title, png_name) = (title.clone(), format!("difflens-{id}.png"));
     let bar_label = move |p: f32| map.with(|m| m.as_ref().map(|m| super::readout::readable(m.scale.value_at(p) as f64)).unwrap_or_default());
 
     view! {
         <figure class="panel" id=id>
             <h3>{title}</h3>
-            <p class="explain">{explain}</p>
+            {(!explain.is_empty()).then(|| view! { <p class="explain">{explain}</p> })}
             <div class="axis-note">{move || format!("key j → (0 … {}); ticks mark the signal keys", n.get().saturating_sub(1))}</div>
             <canvas node_ref=ticks class="ticks" style="width:100%;height:8px;display:block" aria-hidden="true"></canvas>
             <div class="heatmap-wrap">
                 <canvas node_ref=canvas class="map" tabindex="0" role="img"
-                    aria-label=move || format!("{title}: heatmap of {0} queries by {0} keys. Arrow keys move the cursor, Enter plots the row.", n.get())
+                    aria-label=move || format!("{aria_title}: heatmap of {0} queries by {0} keys. Arrow keys move the cursor{1}.", n.get(), if on_pick.is_some() { ", Enter plots the row" } else { " and read each value" })
                     on:mousemove=move |ev| hover.set(cell_at(&ev))
                     on:mouseleave=move |_| hover.set(None)
-                    on:click=move |ev| { if let Some(h) = cell_at(&ev) { on_pick.run(h.i) } }
+                    on:click=move |ev| { if let (Some(h), Some(pick)) = (cell_at(&ev), on_pick) { pick.run(h.i) } }
                     on:keydown=on_key
                     on:blur=move |_| hover.set(None)></canvas>
                 <canvas node_ref=overlay class="overlay" aria-hidden="true"></canvas>
@@ -235,7 +242,7 @@ pub fn Heatmap(
                 <canvas node_ref=bar aria-hidden="true"></canvas>
                 <span>{move || bar_label(1.0)}</span>
             </div>
-            <button on:click=move |_| { if let Some(c) = canvas.get() { download_png(&c, &format!("difflens-{id}.png")); } }>"Download PNG"</button>
+            <button on:click=move |_| { if let Some(c) = canvas.get() { download_png(&c, &png_name); } }>"Download PNG"</button>
         </figure>
     }
 }

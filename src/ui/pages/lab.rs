@@ -13,7 +13,7 @@ use crate::engine::lab_charts::{SlowCharts, Step};
 use crate::state::lab_state::{Knob, LabState, KNOBS, SEED};
 use crate::viz::colormap::{Contrast, Scale};
 use crate::viz::pooling::pooled_size;
-use crate::ui::now_ms;
+use crate::ui::{now_ms, yield_to_browser};
 use leptos::prelude::*;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -27,16 +27,6 @@ const CHART_SLICE_MS: f64 = 5.0;
 /// Query rows per step of a noise-chart point: small enough that one step stays well
 /// inside a slice at the largest N.
 const CHART_ROWS_PER_STEP: usize = 8;
-
-/// Lets the browser paint between slices of the slow charts.
-async fn yield_to_browser() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(w) = web_sys::window() {
-            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-}
 
 /// Waits until the browser has painted a frame (a `requestAnimationFrame`, then a task
 /// after it), so that "computing…" is on screen before a long computation starts.

@@ -1,4 +1,8 @@
 pub mod arch;
+pub mod bench;
+mod compare;
+mod evidence;
+mod explorer;
 pub mod lab;
 pub mod model;
-pub mod bench;
+mod single;

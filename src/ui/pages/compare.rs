@@ -1,0 +1,263 @@
+//! The explorer's compare view: one prompt through the three shipped models, a column
+//! each (its predictions, the chosen layer's maps of its chosen head on one colour scale
+//! shared by the columns, and a grid of every head to pick another), then the paper's
+//! evidence for this prompt and over fresh prompts (`evidence`).
+
+use super::super::components::heatmap::{paint, Heatmap, Hover, PooledMap};
+use super::super::components::notice::StateNotes;
+use super::evidence::Evidence;
+use super::explorer::{cell_text, kind_title, signed, Library, Status, StatusLine};
+use super::model::ModelControls;
+use crate::engine::model::{explain_each, lambda_sentence, word, Explained};
+use crate::state::model_state::{column_of, AttentionKind, ModelState};
+use crate::ui::now_ms;
+use crate::viz::colormap::{Contrast, Scale};
+use leptos::html;
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// The three models' runs of one prompt, in `AttentionKind::ALL` order, and how long
+/// the three forward passes took.
+#[derive(Clone)]
+pub(super) struct Columns {
+    pub runs: Arc<Vec<Explained>>,
+    pub ms: f64,
+}
+
+/// Loads checkpoint `ckpt` of every model (each file once per visit); the returned
+/// signal names the checkpoint once all three are in.
+fn load_all(ckpt: Memo<usize>, library: Library, status: RwSignal<Status>) -> RwSignal<Option<usize>> {
+    let ready = RwSignal::new(None::<usize>);
+    let have = move |c: usize| AttentionKind::ALL.iter().all(|k| library.model(&(k.slug().to_string(), c)).is_some());
+    Effect::new(move |_| {
+        let c = ckpt.get();
+        if have(c) {
+            ready.set(Some(c));
+            status.set(Status::Ready);
+            return;
+        }
+        status.set(Status::Loading(format!("checkpoint {} of the three models", c + 1)));
+        leptos::task::spawn_local(async move {
+            for kind in AttentionKind::ALL {
+                let result = library.load(kind.slug().to_string(), c).await;
+                if ckpt.try_get_untracked() != Some(c) {
+                    return;
+                }
+                if let Err(e) = result {
+                    status.try_set(Status::Failed(e));
+                    return;
+                }
+            }
+            ready.try_set(Some(c));
+            status.try_set(Status::Ready);
+        });
+    });
+    ready
+}
+
+/// Runs the state's prompt through the three models whenever the prompt, the logit
+/// precision or the checkpoint changes; keeps the layer and the head picks inside the
+/// models (the single view's own head is checked when that view opens).
+fn compare_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library, ready: RwSignal<Option<usize>>, status: RwSignal<Status>) -> RwSignal<Option<Columns>> {
+    let columns = RwSignal::new(None::<Columns>);
+    let key = Memo::new(move |_| state.with(|s| (s.needles, s.queries, s.context, s.depth, s.seed, s.bits)));
+    Effect::new(move |_| {
+        let (Some(c), _) = (ready.get(), key.get()) else { return };
+        let Some(models) = AttentionKind::ALL.iter().map(|k| library.model(&(k.slug().to_string(), c))).collect::<Option<Vec<_>>>() else { return };
+        let s = state.get_untracked();
+        let t0 = now_ms();
+        match explain_each(&models.iter().map(|m| m.as_ref()).collect::<Vec<_>>(), &s) {
+            Ok(runs) => {
+                let layers = runs.iter().map(|x| x.output.layers.len()).min().unwrap_or(1);
+                let mut clamped = s.clone();
+                let mut moved = clamped.clamp_to_model(layers, usize::MAX, runs[0].prompt.tokens.len());
+                for (kind, x) in AttentionKind::ALL.into_iter().zip(runs.iter()) {
+                    moved.extend(clamped.clamp_pick(kind, x.output.layers.first().map_or(1, |l| l.maps.len())));
+                }
+                columns.set(Some(Columns { runs: Arc::new(runs), ms: now_ms() - t0 }));
+                if !moved.is_empty() {
+                    notes.set(clamped.clone(), [notes.lines_for(&s), moved].concat());
+                    state.set(clamped);
+                }
+            }
+            Err(e) => status.set(Status::Failed(e)),
+        }
+    });
+    columns
+}
+
+/// The (layer, head) on screen in each column: the picked head, else the one with the
+/// most net weight on the asked needle.
+fn shown_heads(state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>) -> Memo<Option<[(usize, usize, bool); 3]>> {
+    Memo::new(move |_| {
+        let c = columns.get()?;
+        let s = state.get();
+        Some(AttentionKind::ALL.map(|kind| {
+            let best = c.runs[column_of(kind)].net.best_head(s.layer);
+            let head = s.head_for(kind, best);
+            (s.layer, head, s.picks[column_of(kind)].is_none())
+        }))
+    })
+}
+
+#[component]
+pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library) -> impl IntoView {
+    let status = RwSignal::new(Status::Loading("the models".into()));
+    let ckpt = Memo::new(move |_| state.with(|s| s.checkpoint));
+    let ready = load_all(ckpt, library, status);
+    let columns = compare_prompts(state, notes, library, ready, status);
+    let shown = shown_heads(state, columns);
+    // One colour scale for every column: the largest A1 or A2 value among the heads shown.
+    let vmax = Memo::new(move |_| {
+        let (c, heads) = (columns.get()?, shown.get()?);
+        let maps = c.runs.iter().zip(heads).filter_map(|(x, (l, h, _))| x.output.layers.get(l)?.maps.get(h));
+        Some(maps.flat_map(|m| m.a1.iter().chain(m.a2.iter().flatten())).fold(0.0f32, |a, b| a.max(*b)))
+    });
+    let shape = Memo::new(move |_| columns.with(|c| c.as_ref().map(|c| (c.runs[0].output.layers.len(), 1))).unwrap_or((3, 1)));
+    let checkpoint_label = Signal::derive(move || {
+        let i = ckpt.get();
+        ready.track();
+        let labels: Vec<_> = AttentionKind::ALL.iter().map(|k| library.checkpoint_label(k.slug(), i)).collect();
+        match &labels[..] {
+            [Some(a), rest @ ..] if rest.iter().all(|l| l.as_ref() == Some(a)) => a.clone(),
+            _ => format!("checkpoint {} of 5", i + 1),
+        }
+    });
+    view! {
+        <ModelControls state checkpoint_label shape single=false />
+        <StatusLine status />
+        <PromptLine columns />
+        <p class="explain">"Each column runs the same prompt. The large map is the one that multiplies the values: A1 − λ·A2 for the DIFF models, the softmax map A for the baseline; red adds, blue subtracts, and the three share one colour scale (as do the small A1 and A2 maps). Click a thumbnail in a model's grid to show another head; by default each column shows the head of the chosen layer with the most net weight on the asked needle."</p>
+        <div class="compare" id="compare">
+            {AttentionKind::ALL.map(|kind| view! { <Column kind state columns shown vmax /> }).into_iter().collect_view()}
+        </div>
+        <Evidence state columns library ready />
+        <p class="axis-note" id="compare-timing">{move || columns.get().map(|c| format!("Three forward passes with every map kept: {:.0} ms on the CPU core (WebAssembly).", c.ms))}</p>
+    }
+}
+
+/// The prompt's tokens, the asked needle and queries marked.
+#[component]
+fn PromptLine(columns: RwSignal<Option<Columns>>) -> impl IntoView {
+    let tokens = move || {
+        let c = columns.get()?;
+        let p = &c.runs[0].prompt;
+        Some(p.tokens.iter().enumerate().map(|(i, &t)| {
+            let class = if p.answer_spans[0].contains(&i) { "tok answer" } else if p.needle_spans.iter().any(|s| s.contains(&i)) { "tok needle" } else if i >= p.context.end { "tok query" } else { "tok" };
+            view! { <span class=class title=format!("position {i}")>{word(t)}</span> }
+        }).collect_view())
+    };
+    view! { <div class="panel prompt" id="prompt">{tokens}</div> }
+}
+
+/// One model's column.
+#[component]
+fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>, shown: Memo<Option<[(usize, usize, bool); 3]>>, vmax: Memo<Option<f32>>) -> impl IntoView {
+    let col = column_of(kind);
+    let slug = kind.slug();
+    let run = move || columns.with(|c| c.as_ref().map(|c| c.runs.clone()));
+    let here = Memo::new(move |_| shown.get().map(|s| s[col]));
+    let maps = Memo::new(move |_| {
+        let ((l, h, _), vmax, runs) = (here.get()?, vmax.get()?, run()?);
+        let m = runs[col].output.layers.get(l)?.maps.get(h)?;
+        let t = m.a1.nrows();
+        let pooled = |v: &ndarray::Array2<f32>, diverging| PooledMap { r: t, values: Arc::new(v.iter().copied().collect()), scale: Scale { diverging, vmax, contrast: Contrast::Sqrt } };
+        // Every column's large map on one diverging scale (the baseline's never goes below 0).
+        Some((pooled(m.combined(), true), m.a2.as_ref().map(|a2| (pooled(&m.a1, false), pooled(a2, false)))))
+    });
+    let n = Memo::new(move |_| run().map_or(1, |r| r[col].prompt.tokens.len()));
+    let span = Memo::new(move |_| run().map(|r| r[col].prompt.answer_spans[0].clone().collect::<Vec<_>>()).unwrap_or_default());
+    let hover = RwSignal::new(None::<Hover>);
+    let tooltip = move || {
+        let (h, (l, hd, _), runs) = (hover.get()?, here.get()?, run()?);
+        let text = cell_text(&runs[col], l, hd, h)?;
+        Some(view! { <div class="tooltip" style=h.tooltip_style()>{text}</div> })
+    };
+    let diff = kind != AttentionKind::Baseline;
+    let main_title = if diff { "A1 − λ·A2" } else { "A (softmax)" };
+    view! {
+        <article class="panel column" id=format!("col-{slug}")>
+            <h3>{kind_title(kind)}</h3>
+            <Predictions col columns />
+            <p class="axis-note" id=format!("which-{slug}")>{move || here.get().map(|(l, h, auto)| format!("Layer {l}, head {h}: {}", if auto { "the head with the most net weight on the asked needle" } else { "picked on the grid" }))}</p>
+            <Heatmap id=format!("cmp-{slug}-main") title=main_title map=Signal::derive(move || maps.get().map(|m| m.0)) n signal_keys=span hover />
+            {diff.then(|| view! {
+                <div class="pair">
+                    <Heatmap id=format!("cmp-{slug}-a1") title="A1" map=Signal::derive(move || maps.get().and_then(|m| m.1.map(|p| p.0))) n signal_keys=span hover />
+                    <Heatmap id=format!("cmp-{slug}-a2") title="A2" map=Signal::derive(move || maps.get().and_then(|m| m.1.map(|p| p.1))) n signal_keys=span hover />
+                </div>
+            })}
+            <p class="axis-note" id=format!("lambda-{slug}")>{move || { let (l, _, _) = here.get()?; Some(lambda_sentence(&run()?[col], l)) }}</p>
+            <p class="explain" id=format!("net-{slug}")>{move || {
+                let ((l, h, _), runs) = (here.get()?, run()?);
+                let net = runs[col].net.0.get(l)?.get(h)?;
+                Some(format!("The “→” row of this head puts a net weight of {} on the asked needle and {} on the rest of the context.", signed(net.answer), signed(net.noise)))
+            }}</p>
+            <HeadGrid kind state columns here />
+            {tooltip}
+        </article>
+    }
+}
+
+/// Each query's prediction: the value, its probability, right or wrong.
+#[component]
+fn Predictions(col: usize, columns: RwSignal<Option<Columns>>) -> impl IntoView {
+    let rows = move || {
+        let c = columns.get()?;
+        let x = &c.runs[col];
+        Some(x.predictions.iter().enumerate().map(|(k, p)| {
+            let verdict = if p.right() { "right" } else { "wrong" };
+            view! { <li class=verdict data-right=p.right().to_string()>{format!("Query {}: predicts {} ({:.0}%), the answer is {} — {verdict}", k + 1, word(p.predicted), 100.0 * p.probability, word(p.answer))}</li> }
+        }).collect_view())
+    };
+    view! { <ul class="predictions">{rows}</ul> }
+}
+
+/// Every layer × head of one model as thumbnails of the map that multiplies V, each
+/// with its net weight on the asked needle; a click shows that head in the column.
+#[component]
+fn HeadGrid(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>, here: Memo<Option<(usize, usize, bool)>>) -> impl IntoView {
+    let col = column_of(kind);
+    let grid = move || {
+        let c = columns.get()?;
+        let x = &c.runs[col];
+        Some(x.output.layers.iter().enumerate().map(|(l, layer)| {
+            let best = x.net.best_head(l);
+            let thumbs = layer.maps.iter().enumerate().map(|(h, m)| {
+                let net = x.net.0[l][h];
+                let vmax = m.combined().iter().fold(0.0f32, |a, b| a.max(b.abs()));
+                let map = PooledMap { r: m.a1.nrows(), values: Arc::new(m.combined().iter().copied().collect()), scale: Scale { diverging: m.diff.is_some(), vmax, contrast: Contrast::Sqrt } };
+                let label = format!("Layer {l}, head {h}: net weight {} on the asked needle{}", signed(net.answer), if h == best { ", the most in this layer" } else { "" });
+                view! {
+                    <button class="thumb" class:best=h == best aria-pressed=move || (here.get().map(|(sl, sh, _)| (sl, sh)) == Some((l, h))).to_string() aria-label=label
+                        on:click=move |_| state.update(|s| { s.layer = l; s.picks[col] = Some(h); })>
+                        <Thumbnail map />
+                        <span>{signed(net.answer)}</span>
+                    </button>
+                }
+            }).collect_view();
+            view! { <div class="grid-row"><span class="grid-label">{format!("layer {l}")}</span>{thumbs}</div> }
+        }).collect_view())
+    };
+    let picked = move || state.with(|s| s.picks[col].is_some());
+    view! {
+        <div class="head-grid" id=format!("grid-{}", kind.slug()) role="group" aria-label=format!("Heads of {}", kind_title(kind))>
+            <p class="axis-note">"Every head (each thumbnail on its own scale); the number is its net weight on the asked needle."</p>
+            {grid}
+            <Show when=picked>
+                <button class="grid-reset" on:click=move |_| state.update(|s| s.picks[col] = None)>"Back to the best head"</button>
+            </Show>
+        </div>
+    }
+}
+
+#[component]
+fn Thumbnail(map: PooledMap) -> impl IntoView {
+    let canvas = NodeRef::<html::Canvas>::new();
+    Effect::new(move |_| {
+        if let Some(c) = canvas.get() {
+            paint(&c, &map);
+        }
+    });
+    view! { <canvas node_ref=canvas aria-hidden="true"></canvas> }
+}

@@ -1,0 +1,322 @@
+//! The paper's evidence live, under the compare view's columns: Table 3 (net weight on
+//! the asked needle and on the context noise) and Table 5 (magnitudes) for the prompt on
+//! screen, and two runs over fresh prompts in slices the page stays responsive through:
+//! Table 2 (accuracy over 100 prompts) and Table 3's depth sweep.
+
+use super::super::components::chart::{Chart, ChartSpec, Series, BLUE, GREY, ORANGE};
+use super::compare::Columns;
+use super::explorer::{kind_title, signed, Library};
+use crate::engine::evidence::{fresh_prompts, run_spec, AccuracyRun, DepthSweep, Net};
+use crate::engine::model::{LambdaTrace, Model};
+use crate::state::model_state::{AttentionKind, ModelState};
+use crate::ui::{now_ms, yield_to_browser};
+use leptos::prelude::*;
+use std::rc::Rc;
+
+/// Each model's colour in the evidence charts (colour-blind-safe, as the lab's).
+const COLOURS: [(u8, u8, u8); 3] = [GREY, BLUE, ORANGE];
+/// How long one slice of a run may hold the main thread before the page gets a turn.
+const SLICE_MS: f64 = 12.0;
+/// Prompts per run: Table 2's batch, and the depth sweep's per depth.
+const ACCURACY_PROMPTS: usize = 100;
+const SWEEP_PROMPTS: usize = 20;
+
+#[component]
+pub fn Evidence(state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>, library: Library, ready: RwSignal<Option<usize>>) -> impl IntoView {
+    let models = Models { library, ready };
+    view! {
+        <h3 class="section">"The paper's evidence, on this prompt"</h3>
+        <NetTable columns />
+        <MagnitudeTable columns />
+        <h3 class="section">"The paper's evidence, over fresh prompts"</h3>
+        <AccuracyRunPanel state models />
+        <DepthSweepPanel state models />
+    }
+}
+
+/// The three loaded models, in column order, for the runs.
+#[derive(Clone, Copy)]
+struct Models {
+    library: Library,
+    ready: RwSignal<Option<usize>>,
+}
+
+impl Models {
+    fn get(self) -> Option<Vec<Rc<Model>>> {
+        let c = self.ready.get_untracked()?;
+        AttentionKind::ALL.iter().map(|k| self.library.model(&(k.slug().to_string(), c))).collect()
+    }
+}
+
+/// Table 3 for the prompt on screen: each model's net weights at "→", by layer and
+/// averaged, with what a negative λ does said where it happens.
+#[component]
+fn NetTable(columns: RwSignal<Option<Columns>>) -> impl IntoView {
+    let body = move || {
+        let c = columns.get()?;
+        let layers = c.runs.iter().map(|x| x.output.layers.len()).min()?;
+        let cells = |net: Net| view! { <td>{signed(net.answer)}</td><td>{signed(net.noise)}</td> };
+        let rows = (0..layers).map(|l| view! { <tr><th scope="row">{format!("layer {l}")}</th>{c.runs.iter().map(|x| cells(x.net.layer_mean(l))).collect_view()}</tr> }).collect_view();
+        let mean = view! { <tr class="mean"><th scope="row">"all layers"</th>{c.runs.iter().map(|x| cells(x.net.mean())).collect_view()}</tr> };
+        Some(view! { {rows}{mean} })
+    };
+    view! {
+        <figure class="panel" id="net-table">
+            <figcaption class="explain">"Table 3, live: where the “→” row puts its weight. Net weight (in the map that multiplies V: A1 − λ·A2, or A for the baseline) on the asked needle and on the rest of the context, averaged over each layer's heads. The paper reports DIFF with more on the answer and less on the noise."</figcaption>
+            <div class="table-scroll"><table class="numbers">
+                <thead>
+                    <tr><th></th>{AttentionKind::ALL.map(|k| view! { <th colspan="2" scope="colgroup">{kind_title(k)}</th> }).into_iter().collect_view()}</tr>
+                    <tr><th scope="col">"layer"</th>{(0..3).map(|_| view! { <th scope="col">"needle"</th><th scope="col">"rest"</th> }).collect_view()}</tr>
+                </thead>
+                <tbody>{body}</tbody>
+            </table></div>
+            <p class="explain" id="net-honesty">{move || columns.with(|c| c.as_ref().map(|c| negative_lambdas(c)))}</p>
+        </figure>
+    }
+}
+
+/// What a student sees in a layer whose learnt λ is negative, said for each such layer
+/// (the shipped V1's layer 0 is one: it adds A2 and so spreads weight over the context).
+fn negative_lambdas(c: &Columns) -> String {
+    let found: Vec<String> = AttentionKind::ALL
+        .iter()
+        .zip(c.runs.iter())
+        .flat_map(|(k, x)| x.output.layers.iter().enumerate().filter_map(move |(l, layer)| match layer.lambda {
+            LambdaTrace::Scalar(v) if v < 0.0 => Some(format!("{} learnt λ = −{:.2} in layer {l}", kind_title(*k), -v)),
+            _ => None,
+        }))
+        .collect();
+    match found.is_empty() {
+        true => String::new(),
+        false => format!("{}. A negative λ turns A1 − λ·A2 into A1 + |λ|·A2: that layer adds the second map instead of subtracting it, so its weight on the context grows rather than cancels. Our tiny model learnt this from a positive start: every λ begins at λ_init, between 0.2 and 0.8.", found.join("; ")),
+    }
+}
+
+/// Table 5 for the prompt on screen: how large the attention logits and hidden states get.
+#[component]
+fn MagnitudeTable(columns: RwSignal<Option<Columns>>) -> impl IntoView {
+    let body = move || {
+        let c = columns.get()?;
+        Some(AttentionKind::ALL.iter().zip(c.runs.iter()).map(|(k, x)| {
+            let m = &x.magnitudes;
+            view! { <tr><th scope="row">{kind_title(*k)}</th><td>{format!("{:.2}", m.logits.top1)}</td><td>{format!("{:.2}", m.logits.top10)}</td><td>{format!("{:.2}", m.logits.median)}</td><td>{format!("{:.2}", m.hidden_top1)}</td><td>{format!("{:.3}", m.hidden_median)}</td></tr> }
+        }).collect_view())
+    };
+    view! {
+        <figure class="panel" id="magnitude-table">
+            <figcaption class="explain">"Table 5, live: the largest and the median magnitudes of the scaled attention logits (every head and branch, the positions a query may see) and of the hidden states after each layer, for this prompt. The paper reports smaller outliers for DIFF, which is why its logits survive low-bit quantisation."</figcaption>
+            <div class="table-scroll"><table class="numbers">
+                <thead><tr><th></th><th scope="col">"logits top-1"</th><th scope="col">"top-10"</th><th scope="col">"median"</th><th scope="col">"hidden top-1"</th><th scope="col">"median"</th></tr></thead>
+                <tbody>{body}</tbody>
+            </table></div>
+        </figure>
+    }
+}
+
+/// Runs `step` in slices of `SLICE_MS` until it reports done (true), `alive` turns
+/// false (false), or a step fails; `progress` is called after each slice.
+async fn run_sliced(mut step: impl FnMut() -> Result<bool, String>, alive: impl Fn() -> bool, progress: impl Fn()) -> Result<bool, String> {
+    loop {
+        yield_to_browser().await;
+        if !alive() {
+            return Ok(false);
+        }
+        let t0 = now_ms();
+        while now_ms() - t0 < SLICE_MS {
+            if !step()? {
+                progress();
+                return Ok(true);
+            }
+        }
+        progress();
+    }
+}
+
+/// The settings a run was made with, in words (its results keep them).
+fn run_settings(s: &ModelState) -> String {
+    let precision = s.bits.map_or("f32 attention logits".to_string(), |b| format!("attention logits at {b} bits"));
+    format!("N = {} needles, R = {} queries, context {} ({}× the training length), {precision}", s.needles, s.queries, s.context, s.context / 64)
+}
+
+/// A run's state as its panel shows it.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct RunView {
+    running: bool,
+    done: usize,
+    total: usize,
+    /// The settings the results are for.
+    settings: String,
+    /// Per model: (right, asked).
+    counts: Vec<(usize, usize)>,
+    error: Option<String>,
+}
+
+/// Table 2 live: "Run 100 prompts" through the three models, accuracy as bars with the
+/// counts behind them, progress shown, cancellable.
+#[component]
+fn AccuracyRunPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoView {
+    let view_of = RwSignal::new(RunView::default());
+    let generation = StoredValue::new(0u64);
+    let start = move |_| {
+        let Some(models) = models.get() else { return };
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        let s = state.get_untracked();
+        let spec = run_spec(&s, None);
+        let mut run = AccuracyRun::new(fresh_prompts(&spec, ACCURACY_PROMPTS, s.seed), models.len(), s.bits);
+        view_of.set(RunView { running: true, total: ACCURACY_PROMPTS, settings: run_settings(&s), counts: vec![(0, 0); 3], ..Default::default() });
+        leptos::task::spawn_local(async move {
+            let refs: Vec<&Model> = models.iter().map(|m| m.as_ref()).collect();
+            let run_cell = std::cell::RefCell::new(&mut run);
+            let result = run_sliced(
+                || run_cell.borrow_mut().step(&refs),
+                || generation.try_get_value() == Some(mine),
+                || {
+                    let r = run_cell.borrow();
+                    view_of.try_update(|v| {
+                        v.done = r.progress().0;
+                        v.counts = r.right.iter().zip(&r.asked).map(|(a, b)| (*a, *b)).collect();
+                    });
+                },
+            )
+            .await;
+            if generation.try_get_value() == Some(mine) {
+                view_of.try_update(|v| {
+                    v.running = false;
+                    v.error = result.err();
+                });
+            }
+        });
+    };
+    let cancel = move |_| {
+        generation.update_value(|g| *g += 1);
+        view_of.update(|v| v.running = false);
+    };
+    let bars = move || {
+        let v = view_of.get();
+        (!v.counts.is_empty()).then(|| AccuracyBars(v))
+    };
+    view! {
+        <figure class="panel" id="accuracy-run">
+            <h3>"Table 2, live: retrieval accuracy"</h3>
+            <p class="explain">{move || format!("{ACCURACY_PROMPTS} fresh prompts with the settings above ({}); each model answers every query at its “→”. Change the context length to 2× or 4× to test length generalisation, or the attention logits to 4 bits for the paper's Figure 8.", state.with(run_settings))}</p>
+            <div class="buttons">
+                <button id="run-accuracy" on:click=start disabled=move || view_of.with(|v| v.running)>{format!("Run {ACCURACY_PROMPTS} prompts")}</button>
+                <Show when=move || view_of.with(|v| v.running)>
+                    <button id="cancel-accuracy" on:click=cancel>"Cancel"</button>
+                </Show>
+                <RunProgress view_of />
+            </div>
+            {bars}
+        </figure>
+    }
+}
+
+/// The progress bar and count of a run, or where it stopped.
+#[component]
+fn RunProgress(view_of: RwSignal<RunView>) -> impl IntoView {
+    let text = move || {
+        let v = view_of.get();
+        match (&v.error, v.running, v.total) {
+            (Some(e), _, _) => format!("Stopped: {e}"),
+            (_, _, 0) => String::new(),
+            (_, true, t) => format!("{} of {t} prompts…", v.done),
+            (_, false, t) if v.done < t => format!("Cancelled after {} of {t} prompts.", v.done),
+            (_, false, t) => format!("Done: {t} prompts."),
+        }
+    };
+    view! {
+        <Show when=move || view_of.with(|v| v.total > 0)>
+            <progress max=move || view_of.with(|v| v.total) value=move || view_of.with(|v| v.done)></progress>
+        </Show>
+        <span class="axis-note run-progress" role="status">{text}</span>
+    }
+}
+
+/// One bar per model: its accuracy, and the count it comes from.
+#[allow(non_snake_case)]
+fn AccuracyBars(v: RunView) -> impl IntoView {
+    let rows = AttentionKind::ALL.iter().zip(&v.counts).map(|(k, (right, asked))| {
+        let share = *right as f64 / (*asked).max(1) as f64;
+        let width = format!("width:{:.1}%", 100.0 * share);
+        view! {
+            <div class="bar-row" data-model=k.slug() data-right=*right data-asked=*asked>
+                <span class="bar-label">{kind_title(*k)}</span>
+                <span class="bar"><span class="fill" style=width></span></span>
+                <span class="bar-value">{format!("{:.0}% ({right} of {asked} queries)", 100.0 * share)}</span>
+            </div>
+        }
+    }).collect_view();
+    view! { <div class="bars" id="accuracy-bars"><p class="axis-note">{format!("For {}:", v.settings)}</p>{rows}</div> }
+}
+
+/// Table 3's depth sweep live: net weights on the needle and on the noise against the
+/// asked needle's depth, each model a line.
+#[component]
+fn DepthSweepPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoView {
+    let view_of = RwSignal::new(RunView::default());
+    let curves = RwSignal::new(Vec::<Vec<(f32, Net)>>::new());
+    let generation = StoredValue::new(0u64);
+    let start = move |_| {
+        let Some(models) = models.get() else { return };
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        let s = state.get_untracked();
+        let mut sweep = DepthSweep::fresh(&run_spec(&s, Some(1)), SWEEP_PROMPTS, s.seed, models.len());
+        view_of.set(RunView { running: true, total: sweep.progress().1, settings: run_settings(&ModelState { queries: 1, ..s }), ..Default::default() });
+        curves.set(vec![]);
+        leptos::task::spawn_local(async move {
+            let refs: Vec<&Model> = models.iter().map(|m| m.as_ref()).collect();
+            let cell = std::cell::RefCell::new(&mut sweep);
+            let result = run_sliced(
+                || cell.borrow_mut().step(&refs),
+                || generation.try_get_value() == Some(mine),
+                || {
+                    let sw = cell.borrow();
+                    view_of.try_update(|v| v.done = sw.progress().0);
+                    curves.try_set((0..refs.len()).map(|m| sw.curve(m)).collect());
+                },
+            )
+            .await;
+            if generation.try_get_value() == Some(mine) {
+                view_of.try_update(|v| {
+                    v.running = false;
+                    v.error = result.err();
+                });
+            }
+        });
+    };
+    let cancel = move |_| {
+        generation.update_value(|g| *g += 1);
+        view_of.update(|v| v.running = false);
+    };
+    let chart = move |answer: bool| {
+        Signal::derive(move || {
+            let c = curves.get();
+            (!c.is_empty()).then(|| ChartSpec {
+                title: if answer { "Net weight on the asked needle" } else { "Net weight on the context noise" }.into(),
+                x_label: "depth of the asked needle (%)".into(),
+                y_label: "net weight".into(),
+                series: AttentionKind::ALL.iter().zip(&c).zip(COLOURS).map(|((k, pts), color)| Series { name: kind_title(*k).into(), color, points: pts.iter().map(|(d, n)| (100.0 * *d as f64, if answer { n.answer } else { n.noise })).collect() }).collect(),
+                ..Default::default()
+            })
+        })
+    };
+    view! {
+        <figure class="panel" id="depth-sweep">
+            <h3>"Table 3, live: the depth sweep"</h3>
+            <p class="explain">{move || format!("{SWEEP_PROMPTS} fresh prompts at each of five depths of the asked needle (0, 25, 50, 75, 100% into the context), one query each; every model's net weight at “→”, averaged over heads, layers and prompts, as the README's Table 3. Settings: {}.", state.with(|s| run_settings(&ModelState { queries: 1, ..s.clone() })))}</p>
+            <div class="buttons">
+                <button id="run-sweep" on:click=start disabled=move || view_of.with(|v| v.running)>"Sweep the depths"</button>
+                <Show when=move || view_of.with(|v| v.running)>
+                    <button id="cancel-sweep" on:click=cancel>"Cancel"</button>
+                </Show>
+                <RunProgress view_of />
+            </div>
+            <div class="charts-pair">
+                <Chart id="chart-sweep-answer" label="Net weight on the asked needle against its depth, per model" spec=chart(true) empty="Press “Sweep the depths” to measure." />
+                <Chart id="chart-sweep-noise" label="Net weight on the context noise against the needle's depth, per model" spec=chart(false) empty="" />
+            </div>
+        </figure>
+    }
+}

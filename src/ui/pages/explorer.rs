@@ -1,0 +1,110 @@
+//! What both views of the model explorer share: the model library (each card and
+//! checkpoint fetched once per visit), the loading status, the models' titles, and the
+//! sentence a map's tooltip says about one cell.
+
+use super::super::components::heatmap::Hover;
+use super::super::components::readout::readable;
+use crate::engine::model::{word, Explained, Model};
+use crate::engine::model_session::{ModelKey, ModelLibrary};
+use crate::state::model_state::AttentionKind;
+use leptos::prelude::*;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+
+async fn fetch(url: &str) -> Result<web_sys::Response, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url)).await.map_err(|e| format!("could not fetch {url}: {e:?}"))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| format!("{url}: not a response"))?;
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    Ok(response)
+}
+
+async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    let promise = fetch(url).await?.array_buffer().map_err(|e| format!("{url}: {e:?}"))?;
+    let buffer = wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| format!("{url}: {e:?}"))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Status {
+    Loading(String),
+    Ready,
+    Failed(String),
+}
+
+pub fn kind_title(kind: AttentionKind) -> &'static str {
+    match kind {
+        AttentionKind::Baseline => "Baseline Transformer",
+        AttentionKind::DiffV1 => "DIFF Transformer V1",
+        AttentionKind::DiffV2 => "DIFF Transformer V2",
+    }
+}
+
+/// The page's handle on the engine's model library, which fetches each shipped card and
+/// checkpoint once per visit (through the browser's `fetch`, under the site's path).
+#[derive(Clone, Copy)]
+pub struct Library(StoredValue<Rc<ModelLibrary>, LocalStorage>);
+
+impl Library {
+    pub fn new() -> Self {
+        Self(StoredValue::new_local(Rc::new(ModelLibrary::default())))
+    }
+
+    pub fn model(&self, key: &ModelKey) -> Option<Rc<Model>> {
+        self.0.try_get_value()?.model(key)
+    }
+
+    pub async fn load(self, kind: String, ckpt: usize) -> Result<Rc<Model>, String> {
+        let library = self.0.try_get_value().ok_or("the page was closed")?;
+        library.load(&kind, ckpt, |path: String| async move { fetch_bytes(&path).await }).await
+    }
+
+    pub fn checkpoint_label(&self, kind: &str, i: usize) -> Option<String> {
+        self.0.try_get_value()?.checkpoint_label(kind, i)
+    }
+}
+
+
+/// What the tooltip says of the cell under the pointer in (`layer`, `head`)'s maps:
+/// the query and key tokens and every map's value there.
+pub fn cell_text(x: &Explained, layer: usize, head: usize, h: Hover) -> Option<String> {
+    let m = x.output.layers.get(layer)?.maps.get(head)?;
+    let (tq, tk) = (word(*x.prompt.tokens.get(h.i)?), word(*x.prompt.tokens.get(h.j)?));
+    let mut text = format!("query {} “{tq}” → key {} “{tk}”\nA1 = {}", h.i, h.j, readable(m.a1[[h.i, h.j]] as f64));
+    if let (Some(a2), Some(d)) = (&m.a2, &m.diff) {
+        text += &format!("\nA2 = {}\nA1 − λ·A2 = {}", readable(a2[[h.i, h.j]] as f64), readable(d[[h.i, h.j]] as f64));
+    }
+    Some(text)
+}
+
+/// `<option>`s for a select; `prop:selected` (not the attribute) so that a state set by
+/// a link or a clamp shows even after the user has touched the select.
+pub fn options(values: Vec<(String, String)>, selected: impl Fn() -> String + Clone + Send + Sync + 'static) -> impl IntoView {
+    values.into_iter().map(|(v, label)| { let sel = selected.clone(); let v2 = v.clone(); view! { <option value=v prop:selected=move || sel() == v2>{label}</option> } }).collect_view()
+}
+
+/// "+0.97", "−0.12", "0.00": a signed weight as the tables and captions print it (a
+/// value that rounds to zero gets no sign: "−0.00" reads as a negative weight).
+pub fn signed(v: f64) -> String {
+    match format!("{v:+.2}").as_str() {
+        "+0.00" | "-0.00" => "0.00".into(),
+        s => s.replace('-', "−"),
+    }
+}
+
+/// Where the models stand: loading (which file), computed, or why not.
+#[component]
+pub fn StatusLine(status: RwSignal<Status>) -> impl IntoView {
+    view! {
+        <p class="axis-note" id="model-status" role="status">{move || match status.get() {
+            Status::Loading(what) => format!("Loading {what}…"),
+            Status::Ready => "Computed on the CPU core (WebAssembly).".to_string(),
+            Status::Failed(e) => format!("Could not load the model: {e}"),
+        }}</p>
+        <Show when=move || matches!(status.get(), Status::Failed(_))>
+            <p class="notice" id="model-error" role="alert">{move || match status.get() { Status::Failed(e) => e, _ => String::new() }}</p>
+        </Show>
+    }
+}

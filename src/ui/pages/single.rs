@@ -1,0 +1,274 @@
+//! The explorer's single view: one shipped model on a fresh multi-needle prompt, at any
+//! checkpoint of its training, with every layer's and head's maps, one row of them over
+//! the prompt, and the check of its WebGPU forward pass.
+
+use super::super::backend::{self, Backend};
+use super::super::components::chart::{Chart, ChartSpec, Series, ORANGE};
+use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
+use super::super::components::notice::StateNotes;
+use super::explorer::{cell_text, kind_title, Library, Status, StatusLine};
+use super::model::ModelControls;
+use crate::engine::model::{explain, word, Explained, LambdaTrace, RowSummary};
+use crate::engine::model_session::{compare_on_gpu, GpuComparison, ModelKey};
+use crate::state::model_state::{AttentionKind, ModelState};
+use crate::ui::now_ms;
+use crate::viz::colormap::{Contrast, Scale};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// Fetches the card and the checkpoint (each once) when the model or checkpoint changes;
+/// `loaded` names the one ready for the prompt.
+fn load_models(which: Memo<ModelKey>, library: Library, status: RwSignal<Status>, loaded: RwSignal<Option<ModelKey>>) {
+    Effect::new(move |_| {
+        let (kind, ckpt) = which.get();
+        if library.model(&(kind.clone(), ckpt)).is_some() {
+            loaded.set(Some((kind, ckpt)));
+            status.set(Status::Ready);
+            return;
+        }
+        let title = AttentionKind::from_slug(&kind).map_or("model", kind_title);
+        status.set(Status::Loading(format!("{title} checkpoint {ckpt}")));
+        leptos::task::spawn_local(async move {
+            let result = library.load(kind.clone(), ckpt).await;
+            if which.try_get_untracked() != Some((kind.clone(), ckpt)) {
+                return;
+            }
+            match result {
+                Ok(_) => {
+                    loaded.try_set(Some((kind, ckpt)));
+                    status.try_set(Status::Ready);
+                }
+                Err(e) => {
+                    status.try_set(Status::Failed(e));
+                }
+            }
+        });
+    });
+
+}
+
+/// Runs the state's prompt through the loaded model whenever either changes, and keeps
+/// layer, head and row inside what the model and prompt have.
+fn explain_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library, status: RwSignal<Status>, loaded: RwSignal<Option<ModelKey>>) -> Signal<Option<Arc<Explained>>> {
+    // Run the prompt through the loaded model whenever either changes. `prompt_key` is
+    // read, not only tracked: a memo computes (and subscribes to the state) only when read.
+    let explained = StoredValue::new_local(None::<Arc<Explained>>);
+    let version = RwSignal::new(0u64);
+    let prompt_key = Memo::new(move |_| state.with(|s| (s.needles, s.queries, s.context, s.depth, s.seed)));
+    Effect::new(move |_| {
+        let (Some(key), _) = (loaded.get(), prompt_key.get()) else { return };
+        let Some(model) = library.model(&key) else { return };
+        let s = state.get_untracked();
+        match explain(&model, &s) {
+            Ok(x) => {
+                let heads = x.output.layers.first().map(|l| l.maps.len()).unwrap_or(1);
+                let mut clamped = s.clone();
+                let moved = clamped.clamp_to_model(x.output.layers.len(), heads, x.prompt.tokens.len());
+                explained.set_value(Some(Arc::new(x)));
+                version.update(|v| *v += 1);
+                if !moved.is_empty() {
+                    // The link's notes stay with the state they led to.
+                    notes.set(clamped.clone(), [notes.lines_for(&s), moved].concat());
+                    state.set(clamped);
+                }
+            }
+            Err(e) => status.set(Status::Failed(e)),
+        }
+    });
+    Signal::derive(move || {
+        version.track();
+        explained.get_value()
+    })
+}
+
+#[component]
+pub fn SingleView(backend: RwSignal<Backend>, state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library) -> impl IntoView {
+    let status = RwSignal::new(Status::Loading("model".into()));
+    let loaded = RwSignal::new(None::<ModelKey>);
+    let which = Memo::new(move |_| state.with(|s| (s.kind.slug().to_string(), s.checkpoint)));
+    // The card names its checkpoints; until it has arrived, say which one of five.
+    let checkpoint_label = Signal::derive(move || {
+        let (kind, i) = which.get();
+        loaded.track();
+        library.checkpoint_label(&kind, i).unwrap_or_else(|| format!("checkpoint {} of 5", i + 1))
+    });
+    load_models(which, library, status, loaded);
+    let current = explain_prompts(state, notes, library, status, loaded);
+    let view_state = ExplainedView { state, current };
+    let hover = RwSignal::new(None::<Hover>);
+    view! {
+        <ModelControls state checkpoint_label shape=view_state.shape() single=true />
+        <StatusLine status />
+        <PromptView state current />
+        <HeadMaps view_state hover />
+        <RowPanel view_state />
+        <details class="dev" id="model-dev">
+            <summary>"For developers: checking the GPU"</summary>
+            <p class="explain">{format!("The WebGPU forward pass of these models is checked against this CPU result in the project's tests (logits within {:.0e}, maps within {:.0e}).", GpuComparison::LOGITS_TOLERANCE, GpuComparison::MAP_TOLERANCE)}</p>
+            <GpuCheck backend state loaded library current />
+        </details>
+    }
+}
+
+/// What the maps and charts below the controls read: the state and the prompt's run.
+#[derive(Clone, Copy)]
+struct ExplainedView {
+    state: RwSignal<ModelState>,
+    current: Signal<Option<Arc<Explained>>>,
+}
+
+impl ExplainedView {
+    /// Layers and heads of the model on screen (three layers of four heads until one is).
+    fn shape(self) -> Memo<(usize, usize)> {
+        let current = self.current;
+        Memo::new(move |_| current.with(|x| x.as_ref().map(|x| (x.output.layers.len(), x.output.layers.first().map_or(1, |l| l.maps.len())))).unwrap_or((3, 4)))
+    }
+
+    /// The row the chart shows: the picked one, else the first query's "→".
+    fn focus_row(self) -> Option<usize> {
+        let x = self.current.get()?;
+        Some(self.state.with(|s| s.row).filter(|r| *r < x.prompt.tokens.len()).unwrap_or(x.prompt.answer_positions[0]))
+    }
+}
+
+#[component]
+fn HeadMaps(view_state: ExplainedView, hover: RwSignal<Option<Hover>>) -> impl IntoView {
+    let ExplainedView { state, current } = view_state;
+    let head_maps = Memo::new(move |_| {
+        let (l, h) = state.with(|s| (s.layer, s.head));
+        let x = current.get()?;
+        let m = x.output.layers.get(l)?.maps.get(h)?;
+        let t = m.a1.nrows();
+        let vmax = m.a1.iter().chain(m.a2.iter().flat_map(|a| a.iter())).fold(0.0f32, |a, b| a.max(*b));
+        let seq = Scale { diverging: false, vmax, contrast: Contrast::Sqrt };
+        let pooled = |v: &ndarray::Array2<f32>, scale| PooledMap { r: t, values: Arc::new(v.iter().copied().collect()), scale };
+        Some((pooled(&m.a1, seq), m.a2.as_ref().map(|a| pooled(a, seq)), m.diff.as_ref().map(|d| pooled(d, Scale { diverging: true, vmax, contrast: Contrast::Sqrt }))))
+    });
+    let n_tokens = Memo::new(move |_| current.with(|x| x.as_ref().map(|x| x.prompt.tokens.len()).unwrap_or(1)));
+    let answer_span = Memo::new(move |_| current.with(|x| x.as_ref().map(|x| x.prompt.answer_spans[0].clone().collect::<Vec<_>>()).unwrap_or_default()));
+    let is_diff = move || state.with(|s| s.kind != AttentionKind::Baseline);
+    let pick = Callback::new(move |i: usize| state.update(|s| s.row = Some(i)));
+    let tooltip = move || {
+        let h = hover.get()?;
+        let x = current.get()?;
+        let (l, hd) = state.with(|s| (s.layer, s.head));
+        let text = cell_text(&x, l, hd, h)?;
+        Some(view! { <div class="tooltip" id="model-tooltip" style=h.tooltip_style()>{text}</div> })
+    };
+    view! {
+        <div class="maps">
+            <Heatmap id="model-a1" title="A1" explain="The first softmax map of the head (for the baseline, its only map). Ticks mark the needle being asked about. Click a row (or press Enter on it) to plot it below."
+                map=Signal::derive(move || head_maps.get().map(|m| m.0)) n=n_tokens signal_keys=answer_span hover on_pick=pick />
+            <Show when=is_diff>
+                <Heatmap id="model-a2" title="A2" explain="The second softmax map: what the head subtracts."
+                    map=Signal::derive(move || head_maps.get().and_then(|m| m.1)) n=n_tokens signal_keys=answer_span hover on_pick=pick />
+                <Heatmap id="model-diff" title="A1 − λ·A2" explain="The map that multiplies the values. Red adds, blue subtracts, white ignores."
+                    map=Signal::derive(move || head_maps.get().and_then(|m| m.2)) n=n_tokens signal_keys=answer_span hover on_pick=pick />
+            </Show>
+        </div>
+        {tooltip}
+    }
+}
+
+/// One row of the selected head's map over the prompt: the "→" row unless a row was
+/// picked on a map; the caption states what that row does, in numbers.
+#[component]
+fn RowPanel(view_state: ExplainedView) -> impl IntoView {
+    let ExplainedView { state, current } = view_state;
+    let summary = Memo::new(move |_| {
+        let i = view_state.focus_row()?;
+        let x = current.get()?;
+        let (l, hd) = state.with(|s| (s.layer, s.head));
+        let m = x.output.layers.get(l)?.maps.get(hd)?;
+        let row = m.combined().row(i).to_vec();
+        let summary = RowSummary::of(i, &row, &x.prompt.answer_spans[0], &x.prompt.context);
+        Some((summary, row, word(x.prompt.tokens[i]), x.prompt.answer_spans[0].clone(), m.diff.is_some(), (l, hd)))
+    });
+    let spec = Signal::derive(move || {
+        let (s, row, token, span, diff, (l, hd)) = summary.get()?;
+        Some(ChartSpec {
+            title: format!("Row {} (“{token}”) over the prompt, layer {l} head {hd}", s.position),
+            x_label: "key position".into(),
+            y_label: "weight".into(),
+            series: vec![Series { name: if diff { "A1 − λ·A2".into() } else { "A".into() }, color: ORANGE, points: row.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect() }],
+            dots: span.map(|j| (j as f64, row[j] as f64)).collect(),
+            ..Default::default()
+        })
+    });
+    let picked = move || state.with(|s| s.row.is_some());
+    view! {
+        <figure class="panel" id="row-panel">
+            <Chart id="chart-answer-row" label="Attention of one query row over the prompt" spec />
+            <figcaption class="explain" id="row-caption">{move || summary.get().map(|(s, _, token, _, diff, _)| {
+                let which = if picked() { format!("Row {} (“{token}”), picked on a map.", s.position) } else { format!("The row of “→” (position {}), the token that must produce the answer.", s.position) };
+                format!("{which} Red dots mark the asked needle “KEY is VALUE .”. {}", s.caption(diff))
+            })}</figcaption>
+            <Show when=picked>
+                <button id="row-reset" on:click=move |_| state.update(|s| s.row = None)>"Back to the “→” row"</button>
+            </Show>
+        </figure>
+    }
+}
+
+/// "Run on WebGPU": the same prompt through the GPU forward pass, compared with the CPU
+/// core's (`GpuComparison`: its tolerances); `data-score` is the larger error in units
+/// of its tolerance (≤ 1 passes).
+#[component]
+fn GpuCheck(
+    backend: RwSignal<Backend>,
+    state: RwSignal<ModelState>,
+    loaded: RwSignal<Option<(String, usize)>>,
+    library: Library,
+    current: Signal<Option<Arc<Explained>>>,
+) -> impl IntoView {
+    let result = RwSignal::new(None::<GpuComparison>);
+    let run = move |_| {
+        let (Some(ctx), Some(key)) = (backend::gpu(), loaded.get_untracked()) else { return };
+        let (Some(model), Some(x)) = (library.model(&key), current.get_untracked()) else { return };
+        let (layer, head) = state.with_untracked(|s| (s.layer, s.head));
+        result.set(Some(GpuComparison { score: f32::NAN, sentence: "running on WebGPU…".into() }));
+        leptos::task::spawn_local(async move {
+            let outcome = compare_on_gpu(&ctx, &model, &x, layer, head, now_ms).await;
+            result.try_set(Some(outcome));
+        });
+    };
+    view! {
+        <Show when=move || backend.with(|b| matches!(b, Backend::WebGpu { .. })) fallback=|| view! { <p class="axis-note">"This browser runs the CPU path, so there is no GPU to compare here."</p> }>
+            <div class="buttons">
+                <button id="model-gpu-check" on:click=run>"Run on WebGPU and compare"</button>
+                <span class="axis-note" id="model-gpu-result" data-score=move || result.get().map(|r| r.score.to_string()).unwrap_or_default()>{move || result.get().map(|r| r.sentence).unwrap_or_default()}</span>
+            </div>
+        </Show>
+    }
+}
+
+#[component]
+fn PromptView(state: RwSignal<ModelState>, current: Signal<Option<Arc<Explained>>>) -> impl IntoView {
+    let view_tokens = move || {
+        let x = current.get()?;
+        let p = &x.prompt;
+        let tokens = p.tokens.iter().enumerate().map(|(i, &t)| {
+            let class = if p.answer_spans[0].contains(&i) { "tok answer" } else if p.needle_spans.iter().any(|s| s.contains(&i)) { "tok needle" } else if i >= p.context.end { "tok query" } else { "tok" };
+            view! { <span class=class title=format!("position {i}")>{word(t)}</span> }
+        }).collect_view();
+        Some(tokens)
+    };
+    let predictions = move || {
+        let x = current.get()?;
+        let layer = state.with(|s| s.layer);
+        let lambda = match x.output.layers.get(layer).map(|l| &l.lambda) {
+            Some(LambdaTrace::Scalar(l)) => format!("λ of layer {layer}: {l:.3}"),
+            Some(LambdaTrace::PerToken(m)) => format!("λ of layer {layer} at “→” (per head): {}", m.row(x.prompt.answer_positions[0]).iter().map(|v| format!("{v:.2}")).collect::<Vec<_>>().join(", ")),
+            _ => "no λ: the baseline subtracts nothing".into(),
+        };
+        let rows = x.predictions.iter().enumerate().map(|(k, p)| {
+            let verdict = if p.right() { "right" } else { "wrong" };
+            view! { <li class=verdict data-right=p.right().to_string()>{format!("Query {}: predicts {} ({:.0}%), the answer is {} ({:.0}%) — {verdict}", k + 1, word(p.predicted), 100.0 * p.probability, word(p.answer), 100.0 * p.answer_probability)}</li> }
+        }).collect_view();
+        Some(view! { <ul id="predictions">{rows}</ul><p class="axis-note" id="lambda-note">{lambda}</p> })
+    };
+    view! {
+        <div class="panel prompt" id="prompt">{view_tokens}</div>
+        {predictions}
+    }
+}

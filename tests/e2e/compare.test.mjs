@@ -1,0 +1,146 @@
+// Issue 14, as a student uses the explorer's compare view: open it and read three
+// predictions, pick a head on a grid, quantise the attention logits, change the prompt,
+// run 100 prompts (and cancel a run), sweep the depths. Every check looks at what is on
+// screen (text, pixels, bars), in both modes: WebGPU (SwiftShader) and the CPU fallback.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, artifact, pixels, pixelsChange } from './harness.mjs';
+
+const KINDS = ['baseline', 'diff_v1', 'diff_v2'];
+const text = (page, sel) => page.textContent(sel);
+const textChanges = (page, sel, before, timeout = 15_000) => page.waitForFunction(({ sel, before }) => document.querySelector(sel)?.textContent !== before, { sel, before }, { timeout });
+/** Every column shows its predictions and the status says where they were computed. */
+const compareReady = (page) => page.waitForFunction((kinds) => document.querySelector('#model-status')?.textContent.startsWith('Computed on') && kinds.every((k) => document.querySelectorAll(`#col-${k} .predictions li`).length > 0), KINDS, { timeout: 30_000 });
+/** Runs done: the progress line says so. */
+const runDone = (page, panel, timeout = 120_000) => page.waitForFunction((p) => /^Done/.test(document.querySelector(`${p} .run-progress`)?.textContent || ''), panel, { timeout });
+
+for (const mode of ['cpu', 'gpu']) {
+  describe(`the compare view in ${mode} mode`, () => {
+    let b;
+    before(async () => { b = await start(mode); });
+    after(async () => {
+      assert.deepEqual(b.errors, [], 'no console errors');
+      await b.stop();
+    });
+
+    it('opens by default with three columns on one prompt, each on its best head', async () => {
+      const page = await b.open('#/model');
+      await compareReady(page);
+      assert.equal(await page.getAttribute('#view-compare', 'aria-pressed'), 'true');
+      for (const k of KINDS) {
+        assert.match(await text(page, `#col-${k} .predictions`), /Query 1: predicts \d+ \(\d+%\), the answer is \d+ — (right|wrong)/);
+        assert.match(await text(page, `#which-${k}`), /^Layer 2, head \d: the head with the most net weight on the asked needle/);
+        // The default head is the grid's largest number in the chosen layer.
+        const nets = await page.$$eval(`#grid-${k} .grid-row:nth-of-type(3) .thumb span`, (els) => els.map((e) => Number(e.textContent.replace('−', '-'))));
+        const head = Number((await text(page, `#which-${k}`)).match(/head (\d)/)[1]);
+        assert.equal(nets[head], Math.max(...nets), `${k}: head ${head} of ${nets}`);
+      }
+      assert.equal(await page.locator('#col-baseline #cmp-baseline-a2').count(), 0, 'the baseline has one map');
+      // The DIFF V2 column finds the asked needle in the last layer (README, Table 3).
+      assert.match(await text(page, '#net-diff_v2'), /net weight of \+0\.[5-9]\d on the asked needle/);
+      const t = await page.evaluate(() => document.querySelector('#cmp-diff_v1-main canvas.map').width);
+      assert.equal(t, 1 + 64 + 4, 'one pixel per token');
+      console.log(`${mode}: ${await text(page, '#compare-timing')}`);
+      await page.screenshot({ path: artifact(`compare-${mode}.png`), fullPage: true });
+    });
+
+    it('a click on a grid thumbnail shows that head, in the link too, and "Back" returns', async () => {
+      const page = await b.open('#/model?view=compare&seed=4');
+      await compareReady(page);
+      const before = { which: await text(page, '#which-diff_v2'), map: await pixels(page, '#cmp-diff_v2-main canvas.map'), v1: await text(page, '#which-diff_v1') };
+      await page.click('#grid-diff_v2 .grid-row:nth-of-type(1) .thumb:nth-of-type(1)');
+      await textChanges(page, '#which-diff_v2', before.which);
+      assert.equal(await text(page, '#which-diff_v2'), 'Layer 0, head 0: picked on the grid');
+      await pixelsChange(page, '#cmp-diff_v2-main canvas.map', before.map);
+      assert.match(await text(page, '#which-diff_v1'), /^Layer 0, head \d: the head with the most/, 'the layer is shared by the columns');
+      assert.match(page.url(), /layer=0.*head_diff_v2=0/);
+      assert.equal(await page.getAttribute('#grid-diff_v2 .grid-row:nth-of-type(1) .thumb:nth-of-type(1)', 'aria-pressed'), 'true');
+      // Keyboard: Tab to another thumbnail and press Enter.
+      await page.focus('#grid-diff_v2 .grid-row:nth-of-type(2) .thumb:nth-of-type(2)');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.querySelector('#which-diff_v2').textContent === 'Layer 1, head 1: picked on the grid');
+      await page.click('#grid-diff_v2 .grid-reset');
+      await page.waitForFunction(() => /the head with the most/.test(document.querySelector('#which-diff_v2').textContent));
+      assert.doesNotMatch(page.url(), /head_diff_v2/);
+    });
+
+    it('4-bit attention logits change the maps, the magnitudes and the link', async () => {
+      const page = await b.open('#/model?view=compare&seed=2');
+      await compareReady(page);
+      const before = { table: await text(page, '#magnitude-table tbody'), map: await pixels(page, '#cmp-baseline-main canvas.map') };
+      await page.selectOption('#bits', '4');
+      await textChanges(page, '#magnitude-table tbody', before.table);
+      await pixelsChange(page, '#cmp-baseline-main canvas.map', before.map);
+      assert.match(page.url(), /bits=4/);
+      assert.match(await text(page, '#accuracy-run .explain'), /attention logits at 4 bits/);
+    });
+
+    it('New prompt changes every column and the live Table 3', async () => {
+      const page = await b.open('#/model?view=compare&seed=5');
+      await compareReady(page);
+      const before = { prompt: await text(page, '#prompt'), table: await text(page, '#net-table tbody'), maps: await Promise.all(KINDS.map((k) => pixels(page, `#cmp-${k}-main canvas.map`))) };
+      await page.click('#new-prompt');
+      await textChanges(page, '#prompt', before.prompt);
+      await textChanges(page, '#net-table tbody', before.table);
+      for (const [i, k] of KINDS.entries()) await pixelsChange(page, `#cmp-${k}-main canvas.map`, before.maps[i]);
+      assert.match(await text(page, '#net-table tbody'), /all layers/);
+    });
+
+    it('Run 100 prompts fills three bars with their counts, the page staying responsive; Cancel stops a run', async () => {
+      const page = await b.open('#/model?view=compare&n=4&r=1&ctx=256&seed=3');
+      await compareReady(page);
+      await page.evaluate(() => {
+        window.__longest = 0;
+        new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration); }).observe({ type: 'longtask' });
+      });
+      // The observer sees a task that blocks (so a 0 below means none did).
+      await page.evaluate(() => { setTimeout(() => { const t = performance.now(); while (performance.now() - t < 120); }, 0); });
+      await page.waitForFunction(() => window.__longest >= 100);
+      await page.evaluate(() => { window.__longest = 0; });
+      const t0 = Date.now();
+      await page.click('#run-accuracy');
+      await page.waitForFunction(() => /\d+ of 100 prompts…/.test(document.querySelector('#accuracy-run .run-progress')?.textContent || ''));
+      await runDone(page, '#accuracy-run');
+      const seconds = (Date.now() - t0) / 1000;
+      const longest = await page.evaluate(() => window.__longest);
+      console.log(`${mode}: 100 prompts × 3 models at context 256 in ${seconds.toFixed(1)} s; longest main-thread task ${longest.toFixed(0)} ms`);
+      assert.ok(longest < 250, `the run held the main thread for ${longest} ms at once`);
+      const bars = await page.$$eval('#accuracy-bars .bar-row', (rows) => rows.map((r) => ({ model: r.dataset.model, right: Number(r.dataset.right), asked: Number(r.dataset.asked), text: r.textContent })));
+      assert.deepEqual(bars.map((r) => r.model), KINDS);
+      for (const r of bars) {
+        assert.equal(r.asked, 100, 'one query per prompt');
+        assert.match(r.text, new RegExp(`${Math.round(100 * r.right / r.asked)}% \\(${r.right} of 100 queries\\)`));
+      }
+      assert.match(await text(page, '#accuracy-bars'), /For N = 4 needles, R = 1 queries, context 256 \(4× the training length\)/);
+      await page.screenshot({ path: artifact(`compare-run-${mode}.png`), fullPage: true });
+      // A second run, cancelled part-way: it stops and says where.
+      await page.click('#run-accuracy');
+      await page.click('#cancel-accuracy');
+      await page.waitForFunction(() => /^Cancelled after \d+ of 100 prompts/.test(document.querySelector('#accuracy-run .run-progress')?.textContent || ''));
+      assert.equal(await page.isEnabled('#run-accuracy'), true);
+    });
+
+    it('the depth sweep draws both charts', async () => {
+      const page = await b.open('#/model?view=compare&seed=6');
+      await compareReady(page);
+      const blank = await pixels(page, '#chart-sweep-answer');
+      await page.click('#run-sweep');
+      await runDone(page, '#depth-sweep');
+      await pixelsChange(page, '#chart-sweep-answer', blank);
+      assert.match(await text(page, '#depth-sweep .run-progress'), /Done: 100 prompts/);
+    });
+
+    if (mode === 'cpu') {
+      it('fits a phone: no sideways scrolling, columns stacked', async () => {
+        const page = await b.open('#/model?view=compare');
+        await page.setViewportSize({ width: 390, height: 844 });
+        await compareReady(page);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 0, `the page is ${overflow} px wider than the phone`);
+        const xs = await Promise.all(KINDS.map((k) => page.locator(`#col-${k}`).boundingBox()));
+        assert.ok(xs[0].x === xs[1].x && xs[1].y > xs[0].y, 'columns stack');
+        await page.screenshot({ path: artifact('compare-phone.png'), fullPage: true });
+      });
+    }
+  });
+}
