@@ -54,11 +54,41 @@ pub struct AttentionOptions {
     /// Absmax-quantise the scaled attention logits to this many bits before the softmax
     /// (the paper's Figure 8); `None` leaves them in f32.
     pub logit_quant_bits: Option<u32>,
+    /// λ set by the reader instead of the learnt one (the explorer's override).
+    pub lambda: LambdaOverride,
+    /// DIFF V1's per-head norm forced on or off (the paper's ablation); `None`: as loaded.
+    pub subln: Option<bool>,
+}
+
+/// A λ the reader sets instead of the learnt one. λ = 0 makes a differential head the
+/// softmax attention of its first branch.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum LambdaOverride {
+    #[default]
+    Learnt,
+    /// Each layer's λ (`None`: the learnt one); for V2 every token's λ in that layer.
+    PerLayer(Vec<Option<f32>>),
+    /// Every learnt λ times this factor.
+    Scale(f32),
+    /// Every λ of every layer.
+    Constant(f32),
+}
+
+impl LambdaOverride {
+    /// The λ of `layer` whose learnt value is `learnt`.
+    pub fn apply(&self, layer: usize, learnt: f32) -> f32 {
+        match self {
+            LambdaOverride::Learnt => learnt,
+            LambdaOverride::PerLayer(v) => v.get(layer).copied().flatten().unwrap_or(learnt),
+            LambdaOverride::Scale(s) => s * learnt,
+            LambdaOverride::Constant(c) => *c,
+        }
+    }
 }
 
 impl Default for AttentionOptions {
     fn default() -> Self {
-        Self { causal: true, rope: Some(Rope::default()), maps: MapRequest::None, keep_logits: false, logit_quant_bits: None }
+        Self { causal: true, rope: Some(Rope::default()), maps: MapRequest::None, keep_logits: false, logit_quant_bits: None, lambda: LambdaOverride::Learnt, subln: None }
     }
 }
 

@@ -106,7 +106,7 @@ impl DiffAttnV1 {
     }
 
     pub fn forward(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize) -> LayerOutput {
-        self.forward_with_lambda(x, opts, layer, self.lambda_full())
+        self.forward_with_lambda(x, opts, layer, opts.lambda.apply(layer, self.lambda_full()))
     }
 
     /// The forward pass with λ given: the page's λ slider overrides the learned value.
@@ -129,7 +129,7 @@ impl DiffAttnV1 {
             };
             let wants = opts.maps.wants(layer, h);
             let mut r = run_head(&inputs, opts, &Keep { maps: wants, logits: wants && opts.keep_logits });
-            if self.use_subln {
+            if opts.subln.unwrap_or(self.use_subln) {
                 self.subln.apply(r.out.view_mut());
             }
             r.out.mapv_inplace(|o| o * (1.0 - self.lambda_init));

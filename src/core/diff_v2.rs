@@ -81,7 +81,7 @@ impl DiffAttnV2 {
     }
 
     pub fn forward(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize) -> LayerOutput {
-        let lambdas = self.lambdas(x);
+        let lambdas = self.lambdas(x).mapv(|l| opts.lambda.apply(layer, l));
         self.forward_with_lambdas(x, opts, layer, lambdas)
     }
 

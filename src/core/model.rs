@@ -20,7 +20,7 @@
 //! | `lm_head.weight` | `[vocab, E]` (absent when `tie_embeddings`) |
 
 use super::analysis::{outlier_stats, OutlierStats};
-use super::attention::{AttentionLayer, AttentionOptions, HeadMaps, LambdaTrace, MapRequest};
+use super::attention::{AttentionLayer, AttentionOptions, HeadMaps, LambdaOverride, LambdaTrace, MapRequest};
 use super::baseline::BaselineAttention;
 use super::config::{AttentionKind, ModelConfig};
 use super::diff_v1::DiffAttnV1;
@@ -58,6 +58,8 @@ pub struct ForwardOptions {
     pub maps: MapRequest,
     pub keep_logits: bool,
     pub logit_quant_bits: Option<u32>,
+    pub lambda: LambdaOverride,
+    pub subln: Option<bool>,
 }
 
 /// Statistics of the residual stream after a block.
@@ -157,6 +159,8 @@ impl Model {
             maps: opts.maps.clone(),
             keep_logits: opts.keep_logits,
             logit_quant_bits: opts.logit_quant_bits,
+            lambda: opts.lambda.clone(),
+            subln: opts.subln,
         }
     }
 

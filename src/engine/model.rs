@@ -7,7 +7,8 @@ use crate::core::init::seeded;
 use crate::core::model::{ForwardOptions, ModelOutput};
 use crate::core::retrieval::{self, Prompt, PromptSpec};
 use crate::core::weights::TensorStore;
-use crate::state::model_state::ModelState;
+use crate::state::model_state::{AttentionKind, ModelState};
+use std::sync::Arc;
 use super::evidence::{Magnitudes, Net, NetWeights};
 use serde::Deserialize;
 use std::ops::Range;
@@ -69,8 +70,11 @@ pub fn load_checkpoint(config: &ModelConfig, bytes: &[u8]) -> Result<Model, Stri
 /// The prompt a state describes (seeded: the same link, the same prompt). Needles get
 /// distinct values, so the value a model predicts names the needle it read.
 pub fn prompt_for(state: &ModelState) -> Prompt {
-    let spec = PromptSpec { context_len: state.context, n_needles: state.needles, n_queries: state.queries, target_depth: state.depth.map(|d| d as f32 / 100.0), distinct_values: true };
-    retrieval::generate(&mut seeded(state.seed), &spec)
+    retrieval::generate(&mut seeded(state.seed), &prompt_spec(state))
+}
+
+fn prompt_spec(state: &ModelState) -> PromptSpec {
+    PromptSpec { context_len: state.context, n_needles: state.needles, n_queries: state.queries, target_depth: state.depth.map(|d| d as f32 / 100.0), distinct_values: true }
 }
 
 /// Where one row of a head's map (the map that multiplies V) puts its weight: the
@@ -136,16 +140,47 @@ pub struct Explained {
     pub magnitudes: Magnitudes,
 }
 
-/// Runs the state's prompt with every map and attention logit kept (T is at most a few
-/// hundred tokens), at the state's logit precision.
-pub fn explain(model: &Model, state: &ModelState) -> Result<Explained, String> {
-    explain_prompt(model, prompt_for(state), state.bits)
+/// How the state runs a model: every map and attention logit kept (T is at most a few
+/// hundred tokens), at the state's logit precision, with its λ and norm overrides.
+pub fn forward_options(state: &ModelState, kind: AttentionKind) -> ForwardOptions {
+    ForwardOptions { maps: MapRequest::All, keep_logits: true, logit_quant_bits: state.bits, lambda: state.lambda_override(kind), subln: state.subln_override(kind) }
 }
 
-/// The state's prompt through each of `models` (the compare view's columns).
-pub fn explain_each(models: &[&Model], state: &ModelState) -> Result<Vec<Explained>, String> {
+/// Runs the state's prompt through the single view's model.
+pub fn explain(model: &Model, state: &ModelState) -> Result<Explained, String> {
+    explain_prompt(model, prompt_for(state), &forward_options(state, model.config.attention))
+}
+
+/// One column of the compare view: a model's run and what it was run with.
+#[derive(Clone)]
+pub struct ColumnRun {
+    pub key: (PromptSpec, u64, ForwardOptions),
+    pub explained: Arc<Explained>,
+}
+
+/// The state's prompt through each of `models`, rerunning only those whose prompt or
+/// options differ from `previous` (a λ drag on one model reruns that model alone).
+pub fn explain_each(models: &[&Model], state: &ModelState, previous: &[ColumnRun]) -> Result<Vec<ColumnRun>, String> {
     let prompt = prompt_for(state);
-    models.iter().map(|m| explain_prompt(m, prompt.clone(), state.bits)).collect()
+    models
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let key = (prompt_spec(state), state.seed, forward_options(state, m.config.attention));
+            match previous.get(i).filter(|p| p.key == key) {
+                Some(same) => Ok(same.clone()),
+                None => Ok(ColumnRun { explained: Arc::new(explain_prompt(m, prompt.clone(), &key.2)?), key }),
+            }
+        })
+        .collect()
+}
+
+/// DIFF V1's learnt λ of each layer (`None` for other kinds): where the override starts.
+pub fn learnt_lambdas(model: &Model) -> Vec<Option<f32>> {
+    model.blocks.iter().map(|b| match &b.attn {
+        crate::core::attention::AttentionLayer::V1(a) => Some(a.lambda_full()),
+        _ => None,
+    }).collect()
 }
 
 /// What a layer's λ is, in a sentence for the map it shaped, with what a student sees
@@ -162,10 +197,9 @@ pub fn lambda_sentence(x: &Explained, layer: usize) -> String {
     }
 }
 
-/// `explain` for a given prompt.
-pub fn explain_prompt(model: &Model, prompt: Prompt, logit_quant_bits: Option<u32>) -> Result<Explained, String> {
-    let opts = ForwardOptions { maps: MapRequest::All, keep_logits: true, logit_quant_bits };
-    let output = model.forward(&prompt.tokens, &opts).map_err(|e| e.to_string())?;
+/// `explain` for a given prompt and options.
+pub fn explain_prompt(model: &Model, prompt: Prompt, opts: &ForwardOptions) -> Result<Explained, String> {
+    let output = model.forward(&prompt.tokens, opts).map_err(|e| e.to_string())?;
     let predictions = prompt
         .answer_positions
         .iter()
@@ -199,6 +233,40 @@ mod tests {
         assert!(!s.caption(false).contains("negative") && !s.caption(false).contains("λ"), "softmax rows have no λ or negative weights to explain");
         let v1_layer0 = RowSummary::of(3, &[0.5, 1.5, 1.0, 0.6], &(1..2), &(0..3));
         assert!(v1_layer0.caption(true).ends_with("add up to +3.60 (1 − λ, not 1)."), "{}", v1_layer0.caption(true));
+    }
+
+    /// λ = 0 turns every differential map into its first softmax map; the override
+    /// reaches only the model it names, and a rerun happens only where something changed.
+    #[test]
+    fn lambda_overrides_reach_the_maps_and_rerun_only_their_model() {
+        use crate::core::config::ModelConfig;
+        use crate::state::model_state::V2Lambda;
+        let config = |kind: &str| ModelConfig::from_json(&format!(r#"{{"attention":"{kind}","vocab_size":76,"dim":32,"n_layers":2,"n_heads":2,"ffn_hidden":16}}"#)).unwrap();
+        let (v1, v2) = (Model::random(config("diff_v1"), 1).unwrap(), Model::random(config("diff_v2"), 2).unwrap());
+        let base = ModelState { context: 32, needles: 2, ..ModelState::default() };
+        let learnt = explain_each(&[&v1, &v2], &base, &[]).unwrap();
+        let mut zero = base.clone();
+        zero.set_v1_lambda(0, Some(0.0));
+        zero.set_v1_lambda(1, Some(0.0));
+        zero.v2_lambda = V2Lambda::Pin(0.0);
+        let zeroed = explain_each(&[&v1, &v2], &zero, &learnt).unwrap();
+        for run in &zeroed {
+            for layer in &run.explained.output.layers {
+                for m in &layer.maps {
+                    assert_eq!(m.diff.as_ref().unwrap(), &m.a1, "λ = 0: A1 − 0·A2 = A1");
+                }
+            }
+        }
+        assert_eq!(zeroed[0].explained.output.layers[1].lambda, LambdaTrace::Scalar(0.0));
+        let mut only_v2 = zero.clone();
+        only_v2.v2_lambda = V2Lambda::Scale(2.0);
+        let again = explain_each(&[&v1, &v2], &only_v2, &zeroed).unwrap();
+        assert!(Arc::ptr_eq(&again[0].explained, &zeroed[0].explained), "V1's run is reused");
+        assert!(!Arc::ptr_eq(&again[1].explained, &zeroed[1].explained), "V2 ran again");
+        let scaled = |r: &ColumnRun| match &r.explained.output.layers[0].lambda { LambdaTrace::PerToken(m) => m[[3, 1]], _ => f32::NAN };
+        assert!((scaled(&again[1]) - 2.0 * scaled(&learnt[1])).abs() < 1e-6);
+        let no_norm = explain_each(&[&v1], &ModelState { v1_norm: false, ..base.clone() }, &learnt).unwrap();
+        assert_ne!(no_norm[0].explained.output.logits, learnt[0].explained.output.logits, "the per-head norm matters");
     }
 
     #[test]

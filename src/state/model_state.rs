@@ -5,11 +5,29 @@
 use super::query::read_clamped as read;
 use serde::{Deserialize, Serialize};
 
+pub use crate::core::attention::LambdaOverride;
 pub use crate::core::config::AttentionKind;
 /// Context lengths offered: the training length and 2× and 4× it.
 pub const CONTEXTS: [usize; 3] = [64, 128, 256];
 /// Attention-logit precisions offered (the paper's Figure 8): f32, or absmax to these bits.
 pub const BITS: [u32; 3] = [8, 6, 4];
+
+/// DIFF V1's λ override: the range of each layer's slider (the shipped V1 learnt −2.6
+/// in layer 0, so the range holds it with room either side).
+pub const V1_LAMBDA_RANGE: (f32, f32) = (-3.0, 3.0);
+/// DIFF V2's λ override: a factor on every per-token λ, or one value for all of them
+/// (sigmoid keeps the learnt ones in 0…1; above 1 shows what too much λ does).
+pub const V2_SCALE_RANGE: (f32, f32) = (0.0, 3.0);
+pub const V2_PIN_RANGE: (f32, f32) = (0.0, 2.0);
+
+/// What the reader did to DIFF V2's per-token λ.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum V2Lambda {
+    #[default]
+    Learnt,
+    Scale(f32),
+    Pin(f32),
+}
 
 /// The explorer's two views.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,6 +70,46 @@ pub struct ModelState {
     /// The compare view's head per model (in `AttentionKind::ALL` order); `None`: the head
     /// with the most net weight on the asked needle.
     pub picks: [Option<usize>; 3],
+    /// DIFF V1: each layer's λ set by the reader (`None`: learnt).
+    pub v1_lambdas: Vec<Option<f32>>,
+    /// DIFF V1's per-head norm (off: the paper's ablation).
+    pub v1_norm: bool,
+    pub v2_lambda: V2Lambda,
+}
+
+/// DIFF V1's per-layer λ from a link: comma-separated, an empty entry for a learnt λ
+/// ("`,0.3,`": layer 1 set to 0.3), each clamped into its range.
+fn read_layers(raw: &str, notices: &mut Vec<String>) -> Vec<Option<f32>> {
+    let mut layers: Vec<Option<f32>> = raw
+        .split(',')
+        .take(64)
+        .enumerate()
+        .map(|(l, v)| {
+            let v = v.trim();
+            if v.is_empty() || v == "learnt" {
+                return None;
+            }
+            match v.parse::<f32>() {
+                Ok(x) if x.is_finite() => {
+                    let mut x = x;
+                    read(&format!("v1_lambda (layer {l})"), v, V1_LAMBDA_RANGE, &mut x, notices);
+                    Some(x)
+                }
+                _ => {
+                    notices.push(format!("v1_lambda (layer {l}) = {v} is not a number; layer {l} keeps its learnt λ"));
+                    None
+                }
+            }
+        })
+        .collect();
+    while layers.last() == Some(&None) {
+        layers.pop();
+    }
+    layers
+}
+
+fn write_layers(layers: &[Option<f32>]) -> String {
+    layers.iter().map(|l| l.map(|v| format!("{v}")).unwrap_or_default()).collect::<Vec<_>>().join(",")
 }
 
 /// The link key of the compare view's head pick for `kind` (`head_diff_v1=2`).
@@ -69,7 +127,7 @@ impl Default for ModelState {
         // DIFF V2's head 2 of the last layer is the one that finds the asked needle (0.97 of
         // its net weight on the needle, the rest of the context cancelled: README, Table 3
         // per layer), so a fresh visit opens on the picture the page is about.
-        Self { view: View::Compare, kind: AttentionKind::DiffV2, checkpoint: 4, needles: 4, queries: 1, context: 64, depth: Some(50), seed: 1, layer: 2, head: 2, row: None, bits: None, picks: [None; 3] }
+        Self { view: View::Compare, kind: AttentionKind::DiffV2, checkpoint: 4, needles: 4, queries: 1, context: 64, depth: Some(50), seed: 1, layer: 2, head: 2, row: None, bits: None, picks: [None; 3], v1_lambdas: vec![], v1_norm: true, v2_lambda: V2Lambda::Learnt }
     }
 }
 
@@ -132,6 +190,17 @@ impl ModelState {
                     Some(v) => s.view = v,
                     None => n.push(format!("view={raw} is not compare or single; showing {}", s.view.slug())),
                 },
+                "v1_lambda" => s.v1_lambdas = read_layers(raw, n),
+                "v1_norm" => match raw.as_str() {
+                    "on" => s.v1_norm = true,
+                    "off" => s.v1_norm = false,
+                    _ => n.push(format!("v1_norm={raw} is not on or off; kept on")),
+                },
+                "v2_scale" | "v2_pin" => {
+                    let (mut v, range) = (1.0f32, if key == "v2_scale" { V2_SCALE_RANGE } else { V2_PIN_RANGE });
+                    read(key, raw, range, &mut v, n);
+                    s.v2_lambda = if key == "v2_scale" { V2Lambda::Scale(v) } else { V2Lambda::Pin(v) };
+                }
                 "bits" => match raw.parse::<u32>() {
                     Ok(32) => s.bits = None,
                     Ok(b) if BITS.contains(&b) => s.bits = Some(b),
@@ -178,9 +247,42 @@ impl ModelState {
             .into_iter()
             .chain(self.row.map(|r| ("row", r.to_string())))
             .chain(self.bits.map(|b| ("bits", b.to_string())))
+            .chain(self.v1_lambdas.iter().any(Option::is_some).then(|| ("v1_lambda", write_layers(&self.v1_lambdas))))
+            .chain((!self.v1_norm).then(|| ("v1_norm", "off".to_string())))
+            .chain(match self.v2_lambda {
+                V2Lambda::Learnt => None,
+                V2Lambda::Scale(v) => Some(("v2_scale", v.to_string())),
+                V2Lambda::Pin(v) => Some(("v2_pin", v.to_string())),
+            })
             .map(|(k, v)| (k.to_string(), v))
             .chain(picks)
             .collect()
+    }
+
+    /// The λ this state sets for a model of `kind` (learnt unless the reader moved it).
+    pub fn lambda_override(&self, kind: AttentionKind) -> LambdaOverride {
+        match (kind, self.v2_lambda) {
+            (AttentionKind::DiffV1, _) if self.v1_lambdas.iter().any(Option::is_some) => LambdaOverride::PerLayer(self.v1_lambdas.clone()),
+            (AttentionKind::DiffV2, V2Lambda::Scale(f)) => LambdaOverride::Scale(f),
+            (AttentionKind::DiffV2, V2Lambda::Pin(v)) => LambdaOverride::Constant(v),
+            _ => LambdaOverride::Learnt,
+        }
+    }
+
+    /// DIFF V1's per-head norm as this state sets it (`None`: as loaded).
+    pub fn subln_override(&self, kind: AttentionKind) -> Option<bool> {
+        (kind == AttentionKind::DiffV1 && !self.v1_norm).then_some(false)
+    }
+
+    /// Sets (or with `None` returns to learnt) DIFF V1's λ of `layer`, clamped.
+    pub fn set_v1_lambda(&mut self, layer: usize, value: Option<f32>) {
+        if self.v1_lambdas.len() <= layer {
+            self.v1_lambdas.resize(layer + 1, None);
+        }
+        self.v1_lambdas[layer] = value.map(|v| v.clamp(V1_LAMBDA_RANGE.0, V1_LAMBDA_RANGE.1));
+        while self.v1_lambdas.last() == Some(&None) {
+            self.v1_lambdas.pop();
+        }
     }
 
     /// The head on screen for `kind` in the compare view: the pick, else `best`.
@@ -220,11 +322,18 @@ mod tests {
 
     #[test]
     fn round_trips_and_clamps() {
-        let s = ModelState { view: View::Single, kind: AttentionKind::DiffV2, checkpoint: 2, needles: 6, queries: 2, context: 128, depth: None, seed: 5, layer: 1, head: 3, row: Some(40), bits: Some(4), picks: [None, Some(1), Some(0)] };
+        let s = ModelState { view: View::Single, kind: AttentionKind::DiffV2, checkpoint: 2, needles: 6, queries: 2, context: 128, depth: None, seed: 5, layer: 1, head: 3, row: Some(40), bits: Some(4), picks: [None, Some(1), Some(0)], v1_lambdas: vec![None, Some(-0.5), Some(0.25)], v1_norm: false, v2_lambda: V2Lambda::Pin(0.0) };
         assert_eq!(ModelState::from_params(&query::parse(&query::format(&s.to_params()))), (s, vec![]));
         let (odd, notices) = ModelState::from_params(&query::parse("view=grid&bits=5&head_diff_v1=99&head_baseline=auto"));
         assert_eq!((odd.view, odd.bits, odd.picks), (View::Compare, None, [None, Some(63), None]));
         assert_eq!(notices.len(), 3, "{notices:?}");
+        let (lambdas, notices) = ModelState::from_params(&query::parse("v1_lambda=,9,x,&v2_scale=0.5"));
+        assert_eq!((lambdas.v1_lambdas.clone(), lambdas.v2_lambda, notices.len()), (vec![None, Some(3.0)], V2Lambda::Scale(0.5), 2), "{notices:?}");
+        assert_eq!(lambdas.lambda_override(AttentionKind::DiffV1), LambdaOverride::PerLayer(vec![None, Some(3.0)]));
+        assert_eq!(lambdas.lambda_override(AttentionKind::Baseline), LambdaOverride::Learnt);
+        let mut cleared = lambdas.clone();
+        cleared.set_v1_lambda(1, None);
+        assert_eq!((cleared.v1_lambdas.clone(), cleared.lambda_override(AttentionKind::DiffV1)), (vec![], LambdaOverride::Learnt));
         assert_eq!(ModelState::from_params(&query::parse("model=diff_v1&layer=1")).0.view, View::Single, "an older one-model link opens that model");
         let mut picked = odd.clone();
         assert!(picked.clamp_pick(AttentionKind::DiffV1, 2).is_some() && picked.picks[1].is_none() && picked.clamp_pick(AttentionKind::DiffV1, 2).is_none());

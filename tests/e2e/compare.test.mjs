@@ -144,3 +144,70 @@ for (const mode of ['cpu', 'gpu']) {
     }
   });
 }
+
+describe('λ set by the reader, in the compare view (CPU mode)', () => {
+  let b;
+  before(async () => { b = await start('cpu'); });
+  after(async () => {
+    assert.deepEqual(b.errors, [], 'no console errors');
+    await b.stop();
+  });
+
+  it('moving DIFF V1\'s λ of layer 1 changes its prediction and maps, not the other columns; λ = 0 and Back work', async () => {
+    const page = await b.open('#/model?view=compare&seed=1&layer=1');
+    await compareReady(page);
+    const before = { v1: await text(page, '#col-diff_v1 .predictions'), v2: await text(page, '#col-diff_v2 .predictions'), map: await pixels(page, '#cmp-diff_v1-main canvas.map'), v2map: await pixels(page, '#cmp-diff_v2-main canvas.map') };
+    await page.click('#lambda-panel-diff_v1 summary');
+    assert.match(await text(page, 'label[for=v1-lambda-0]'), /−?\d\.\d\d \(learnt\)/);
+    // A keyboard user: focus the slider of layer 1 and hold the right arrow.
+    await page.focus('#v1-lambda-1');
+    for (let k = 0; k < 150; k++) await page.keyboard.press('PageUp');
+    await page.waitForFunction(() => /3\.00 \(learnt/.test(document.querySelector('label[for=v1-lambda-1]').textContent));
+    await textChanges(page, '#col-diff_v1 .predictions', before.v1);
+    await pixelsChange(page, '#cmp-diff_v1-main canvas.map', before.map);
+    assert.match(await text(page, '#lambda-diff_v1'), /λ of layer 1 = 3\.00/);
+    assert.equal(await text(page, '#col-diff_v2 .predictions'), before.v2, 'the other models are untouched');
+    assert.equal(await pixels(page, '#cmp-diff_v2-main canvas.map'), before.v2map);
+    assert.match(page.url(), /v1_lambda=%2C3/);
+    assert.match(await text(page, '#lambda-panel-diff_v1 summary'), /changed/);
+    // How long one λ step takes to recompute (the model that changed only).
+    const ms = [];
+    for (const v of ['2.5', '2', '1.5', '1', '0.5', '0.25', '0', '-0.5', '-1']) {
+      const t = await text(page, '#compare-timing');
+      await page.evaluate((v) => { const el = document.getElementById('v1-lambda-1'); el.value = v; el.dispatchEvent(new Event('input', { bubbles: true })); }, v);
+      await textChanges(page, '#compare-timing', t).catch(() => {});
+      const m = (await text(page, '#compare-timing')).match(/Last update: 1 forward pass with every map kept, (\d+) ms/);
+      if (m) ms.push(Number(m[1]));
+    }
+    ms.sort((a, b) => a - b);
+    console.log(`cpu: a λ step reruns one model in ${ms[ms.length >> 1]} ms (median of ${ms.length}: ${ms})`);
+    await page.click('#v1-lambda-learnt');
+    await page.waitForFunction((v) => document.querySelector('#col-diff_v1 .predictions').textContent === v, before.v1);
+    assert.doesNotMatch(page.url(), /v1_lambda/);
+  });
+
+  it('DIFF V2 at λ = 0 shows A1 as its difference map, and the norm switch reruns V1', async () => {
+    const page = await b.open('#/model?view=compare&seed=2');
+    await compareReady(page);
+    await page.click('#lambda-panel-diff_v2 summary');
+    const before = await pixels(page, '#cmp-diff_v2-main canvas.map');
+    await page.click('#v2-lambda-zero');
+    await pixelsChange(page, '#cmp-diff_v2-main canvas.map', before);
+    assert.match(await text(page, '#lambda-diff_v2'), /per head .*: 0\.00, 0\.00, 0\.00, 0\.00\./);
+    assert.match(await text(page, '#v2-lambda-now'), /pinned to 0\.00/);
+    // With λ = 0 the map that multiplies V is A1: every cell's tooltip says so.
+    await page.locator('#cmp-diff_v2-main canvas.map').scrollIntoViewIfNeeded();
+    const box = await page.locator('#cmp-diff_v2-main canvas.map').boundingBox();
+    await page.mouse.move(box.x + box.width * 0.97, box.y + box.height * 0.99);
+    const tip = await page.locator('#col-diff_v2 .tooltip').textContent();
+    const [a1, diff] = [tip.match(/A1 = (\S+)/)[1], tip.match(/A1 − λ·A2 = (\S+)/)[1]];
+    assert.equal(diff, a1, tip);
+    await page.click('#lambda-panel-diff_v1 summary');
+    const v1 = await text(page, '#col-diff_v1 .predictions');
+    await page.uncheck('#v1-norm');
+    await textChanges(page, '#compare-timing', await text(page, '#compare-timing')).catch(() => {});
+    assert.match(page.url(), /v1_norm=off/);
+    assert.notEqual(await pixels(page, '#cmp-diff_v1-main canvas.map'), null);
+    assert.ok((await text(page, '#col-diff_v1 .predictions')) !== v1 || /1 forward pass/.test(await text(page, '#compare-timing')), 'V1 ran again without its norm');
+  });
+});

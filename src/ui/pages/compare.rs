@@ -6,9 +6,10 @@
 use super::super::components::heatmap::{paint, Heatmap, Hover, PooledMap};
 use super::super::components::notice::StateNotes;
 use super::evidence::Evidence;
+use super::lambda_panel::LambdaPanel;
 use super::explorer::{cell_text, kind_title, signed, Library, Status, StatusLine};
 use super::model::ModelControls;
-use crate::engine::model::{explain_each, lambda_sentence, word, Explained};
+use crate::engine::model::{explain_each, lambda_sentence, learnt_lambdas, word, ColumnRun, Explained};
 use crate::state::model_state::{column_of, AttentionKind, ModelState};
 use crate::ui::now_ms;
 use crate::viz::colormap::{Contrast, Scale};
@@ -16,12 +17,27 @@ use leptos::html;
 use leptos::prelude::*;
 use std::sync::Arc;
 
-/// The three models' runs of one prompt, in `AttentionKind::ALL` order, and how long
-/// the three forward passes took.
+/// The three models' runs of one prompt, in `AttentionKind::ALL` order, what each was
+/// run with (so an unchanged model is not run again), each one's learnt λ (where the λ
+/// sliders start), and how long the last update's forward passes took.
 #[derive(Clone)]
 pub(super) struct Columns {
-    pub runs: Arc<Vec<Explained>>,
+    pub runs: Vec<Arc<Explained>>,
+    cache: Vec<ColumnRun>,
+    pub learnt: Vec<Vec<Option<f32>>>,
+    /// How many models the last update ran, and in how long.
+    pub reran: usize,
     pub ms: f64,
+}
+
+/// One column's run, compared by identity: a column repaints only when its own model ran.
+#[derive(Clone)]
+pub(super) struct RunRef(pub Arc<Explained>);
+
+impl PartialEq for RunRef {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 /// Loads checkpoint `ckpt` of every model (each file once per visit); the returned
@@ -60,21 +76,27 @@ fn load_all(ckpt: Memo<usize>, library: Library, status: RwSignal<Status>) -> Rw
 /// models (the single view's own head is checked when that view opens).
 fn compare_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library, ready: RwSignal<Option<usize>>, status: RwSignal<Status>) -> RwSignal<Option<Columns>> {
     let columns = RwSignal::new(None::<Columns>);
-    let key = Memo::new(move |_| state.with(|s| (s.needles, s.queries, s.context, s.depth, s.seed, s.bits)));
+    let key = Memo::new(move |_| state.with(|s| (s.needles, s.queries, s.context, s.depth, s.seed, s.bits, s.v1_lambdas.clone(), s.v1_norm, s.v2_lambda)));
     Effect::new(move |_| {
         let (Some(c), _) = (ready.get(), key.get()) else { return };
         let Some(models) = AttentionKind::ALL.iter().map(|k| library.model(&(k.slug().to_string(), c))).collect::<Option<Vec<_>>>() else { return };
+        let models: Vec<&crate::engine::model::Model> = models.iter().map(|m| m.as_ref()).collect();
         let s = state.get_untracked();
+        // A new checkpoint's models share nothing with the previous runs.
+        let previous = columns.with_untracked(|c| c.as_ref().filter(|c| c.learnt == models.iter().map(|m| learnt_lambdas(m)).collect::<Vec<_>>()).map(|c| c.cache.clone())).unwrap_or_default();
         let t0 = now_ms();
-        match explain_each(&models.iter().map(|m| m.as_ref()).collect::<Vec<_>>(), &s) {
-            Ok(runs) => {
+        match explain_each(&models, &s, &previous) {
+            Ok(cache) => {
+                let runs: Vec<Arc<Explained>> = cache.iter().map(|r| r.explained.clone()).collect();
                 let layers = runs.iter().map(|x| x.output.layers.len()).min().unwrap_or(1);
                 let mut clamped = s.clone();
                 let mut moved = clamped.clamp_to_model(layers, usize::MAX, runs[0].prompt.tokens.len());
                 for (kind, x) in AttentionKind::ALL.into_iter().zip(runs.iter()) {
                     moved.extend(clamped.clamp_pick(kind, x.output.layers.first().map_or(1, |l| l.maps.len())));
                 }
-                columns.set(Some(Columns { runs: Arc::new(runs), ms: now_ms() - t0 }));
+                let learnt = models.iter().map(|m| learnt_lambdas(m)).collect();
+                let reran = cache.iter().enumerate().filter(|(i, r)| previous.get(*i).is_none_or(|p| !Arc::ptr_eq(&p.explained, &r.explained))).count();
+                columns.set(Some(Columns { runs, cache, learnt, reran, ms: now_ms() - t0 }));
                 if !moved.is_empty() {
                     notes.set(clamped.clone(), [notes.lines_for(&s), moved].concat());
                     state.set(clamped);
@@ -132,7 +154,7 @@ pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
             {AttentionKind::ALL.map(|kind| view! { <Column kind state columns shown vmax /> }).into_iter().collect_view()}
         </div>
         <Evidence state columns library ready />
-        <p class="axis-note" id="compare-timing">{move || columns.get().map(|c| format!("Three forward passes with every map kept: {:.0} ms on the CPU core (WebAssembly).", c.ms))}</p>
+        <p class="axis-note" id="compare-timing">{move || columns.get().map(|c| format!("Last update: {} forward pass{} with every map kept, {:.0} ms on the CPU core (WebAssembly).", c.reran, if c.reran == 1 { "" } else { "es" }, c.ms))}</p>
     }
 }
 
@@ -155,22 +177,23 @@ fn PromptLine(columns: RwSignal<Option<Columns>>) -> impl IntoView {
 fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>, shown: Memo<Option<[(usize, usize, bool); 3]>>, vmax: Memo<Option<f32>>) -> impl IntoView {
     let col = column_of(kind);
     let slug = kind.slug();
-    let run = move || columns.with(|c| c.as_ref().map(|c| c.runs.clone()));
+    let mine = Memo::new(move |_| columns.with(|c| c.as_ref().map(|c| RunRef(c.runs[col].clone()))));
+    let run = move || mine.get().map(|r| r.0);
     let here = Memo::new(move |_| shown.get().map(|s| s[col]));
     let maps = Memo::new(move |_| {
-        let ((l, h, _), vmax, runs) = (here.get()?, vmax.get()?, run()?);
-        let m = runs[col].output.layers.get(l)?.maps.get(h)?;
+        let ((l, h, _), vmax, x) = (here.get()?, vmax.get()?, run()?);
+        let m = x.output.layers.get(l)?.maps.get(h)?;
         let t = m.a1.nrows();
         let pooled = |v: &ndarray::Array2<f32>, diverging| PooledMap { r: t, values: Arc::new(v.iter().copied().collect()), scale: Scale { diverging, vmax, contrast: Contrast::Sqrt } };
         // Every column's large map on one diverging scale (the baseline's never goes below 0).
         Some((pooled(m.combined(), true), m.a2.as_ref().map(|a2| (pooled(&m.a1, false), pooled(a2, false)))))
     });
-    let n = Memo::new(move |_| run().map_or(1, |r| r[col].prompt.tokens.len()));
-    let span = Memo::new(move |_| run().map(|r| r[col].prompt.answer_spans[0].clone().collect::<Vec<_>>()).unwrap_or_default());
+    let n = Memo::new(move |_| run().map_or(1, |x| x.prompt.tokens.len()));
+    let span = Memo::new(move |_| run().map(|x| x.prompt.answer_spans[0].clone().collect::<Vec<_>>()).unwrap_or_default());
     let hover = RwSignal::new(None::<Hover>);
     let tooltip = move || {
-        let (h, (l, hd, _), runs) = (hover.get()?, here.get()?, run()?);
-        let text = cell_text(&runs[col], l, hd, h)?;
+        let (h, (l, hd, _), x) = (hover.get()?, here.get()?, run()?);
+        let text = cell_text(&x, l, hd, h)?;
         Some(view! { <div class="tooltip" style=h.tooltip_style()>{text}</div> })
     };
     let diff = kind != AttentionKind::Baseline;
@@ -178,7 +201,8 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
     view! {
         <article class="panel column" id=format!("col-{slug}")>
             <h3>{kind_title(kind)}</h3>
-            <Predictions col columns />
+            <Predictions mine />
+            <LambdaPanel kind state columns />
             <p class="axis-note" id=format!("which-{slug}")>{move || here.get().map(|(l, h, auto)| format!("Layer {l}, head {h}: {}", if auto { "the head with the most net weight on the asked needle" } else { "picked on the grid" }))}</p>
             <Heatmap id=format!("cmp-{slug}-main") title=main_title map=Signal::derive(move || maps.get().map(|m| m.0)) n signal_keys=span hover />
             {diff.then(|| view! {
@@ -187,13 +211,13 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
                     <Heatmap id=format!("cmp-{slug}-a2") title="A2" map=Signal::derive(move || maps.get().and_then(|m| m.1.map(|p| p.1))) n signal_keys=span hover />
                 </div>
             })}
-            <p class="axis-note" id=format!("lambda-{slug}")>{move || { let (l, _, _) = here.get()?; Some(lambda_sentence(&run()?[col], l)) }}</p>
+            <p class="axis-note" id=format!("lambda-{slug}")>{move || { let (l, _, _) = here.get()?; let x = run()?; Some(lambda_sentence(&x, l)) }}</p>
             <p class="explain" id=format!("net-{slug}")>{move || {
-                let ((l, h, _), runs) = (here.get()?, run()?);
-                let net = runs[col].net.0.get(l)?.get(h)?;
+                let ((l, h, _), x) = (here.get()?, run()?);
+                let net = x.net.0.get(l)?.get(h)?;
                 Some(format!("The “→” row of this head puts a net weight of {} on the asked needle and {} on the rest of the context.", signed(net.answer), signed(net.noise)))
             }}</p>
-            <HeadGrid kind state columns here />
+            <HeadGrid kind state mine here />
             {tooltip}
         </article>
     }
@@ -201,10 +225,9 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
 
 /// Each query's prediction: the value, its probability, right or wrong.
 #[component]
-fn Predictions(col: usize, columns: RwSignal<Option<Columns>>) -> impl IntoView {
+fn Predictions(mine: Memo<Option<RunRef>>) -> impl IntoView {
     let rows = move || {
-        let c = columns.get()?;
-        let x = &c.runs[col];
+        let x = mine.get()?.0;
         Some(x.predictions.iter().enumerate().map(|(k, p)| {
             let verdict = if p.right() { "right" } else { "wrong" };
             view! { <li class=verdict data-right=p.right().to_string()>{format!("Query {}: predicts {} ({:.0}%), the answer is {} — {verdict}", k + 1, word(p.predicted), 100.0 * p.probability, word(p.answer))}</li> }
@@ -216,17 +239,16 @@ fn Predictions(col: usize, columns: RwSignal<Option<Columns>>) -> impl IntoView 
 /// Every layer × head of one model as thumbnails of the map that multiplies V, each
 /// with its net weight on the asked needle; a click shows that head in the column.
 #[component]
-fn HeadGrid(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>, here: Memo<Option<(usize, usize, bool)>>) -> impl IntoView {
+fn HeadGrid(kind: AttentionKind, state: RwSignal<ModelState>, mine: Memo<Option<RunRef>>, here: Memo<Option<(usize, usize, bool)>>) -> impl IntoView {
     let col = column_of(kind);
     let grid = move || {
-        let c = columns.get()?;
-        let x = &c.runs[col];
+        let x = mine.get()?.0;
         Some(x.output.layers.iter().enumerate().map(|(l, layer)| {
             let best = x.net.best_head(l);
             let thumbs = layer.maps.iter().enumerate().map(|(h, m)| {
                 let net = x.net.0[l][h];
                 let vmax = m.combined().iter().fold(0.0f32, |a, b| a.max(b.abs()));
-                let map = PooledMap { r: m.a1.nrows(), values: Arc::new(m.combined().iter().copied().collect()), scale: Scale { diverging: m.diff.is_some(), vmax, contrast: Contrast::Sqrt } };
+                let map = PooledMap { r: m.a1.nrows(), values: Arc::new(m.combined().iter().copied().collect()), scale: Scale { diverging: true, vmax, contrast: Contrast::Sqrt } };
                 let label = format!("Layer {l}, head {h}: net weight {} on the asked needle{}", signed(net.answer), if h == best { ", the most in this layer" } else { "" });
                 view! {
                     <button class="thumb" class:best=h == best aria-pressed=move || (here.get().map(|(sl, sh, _)| (sl, sh)) == Some((l, h))).to_string() aria-label=label

@@ -4,5 +4,6 @@ mod compare;
 mod evidence;
 mod explorer;
 pub mod lab;
+mod lambda_panel;
 pub mod model;
 mod single;

@@ -1,0 +1,79 @@
+//! "Set λ yourself" in a DIFF column of the compare view: DIFF V1's λ per layer (from
+//! its learnt value) and its per-head norm on or off; DIFF V2's per-token λ scaled or
+//! pinned to one value; λ = 0 for either. The model reruns while a slider moves.
+
+use super::compare::Columns;
+use crate::state::model_state::{column_of, AttentionKind, ModelState, V2Lambda, V1_LAMBDA_RANGE, V2_PIN_RANGE, V2_SCALE_RANGE};
+use leptos::prelude::*;
+
+#[component]
+pub fn LambdaPanel(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>) -> impl IntoView {
+    let moved = move || state.with(|s| s.lambda_override(kind) != Default::default() || s.subln_override(kind).is_some());
+    let body = match kind {
+        AttentionKind::Baseline => return None,
+        AttentionKind::DiffV1 => view! { <V1Lambdas state columns /> }.into_any(),
+        AttentionKind::DiffV2 => view! { <V2Lambdas state /> }.into_any(),
+    };
+    Some(view! {
+        <details class="lambda-panel" id=format!("lambda-panel-{}", kind.slug())>
+            <summary>{move || if moved() { "Set λ yourself (changed: the maps and predictions above use your λ)" } else { "Set λ yourself" }}</summary>
+            {body}
+        </details>
+    })
+}
+
+/// A labelled range input; `value` is what it shows, `set` what moving it does.
+fn slider(id: String, label: String, (min, max, step): (f32, f32, f32), value: impl Fn() -> f32 + Copy + Send + Sync + 'static, note: impl Fn() -> String + Send + Sync + 'static, set: impl Fn(f32) + Copy + 'static) -> impl IntoView {
+    view! {
+        <div class="control"><label for=id.clone()><span>{label}</span><span class="value">{move || format!("{:.2}{}", value(), note())}</span></label>
+            <input type="range" id=id min=min max=max step=step prop:value=move || value().to_string()
+                on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f32>() { set(v) } } /></div>
+    }
+}
+
+#[component]
+fn V1Lambdas(state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>) -> impl IntoView {
+    let col = column_of(AttentionKind::DiffV1);
+    let learnt = Memo::new(move |_| columns.with(|c| c.as_ref().map(|c| c.learnt[col].clone())).unwrap_or_default());
+    let layers = move || {
+        learnt.get().into_iter().enumerate().filter_map(|(l, v)| Some((l, v?))).map(|(l, learnt_v)| {
+            let set_here = move || state.with(|s| s.v1_lambdas.get(l).copied().flatten());
+            let value = move || set_here().unwrap_or(learnt_v);
+            let note = move || if set_here().is_some() { format!(" (learnt {learnt_v:.2})") } else { " (learnt)".into() };
+            slider(format!("v1-lambda-{l}"), format!("λ of layer {l}"), (V1_LAMBDA_RANGE.0, V1_LAMBDA_RANGE.1, 0.01), value, note, move |v| state.update(|s| s.set_v1_lambda(l, Some(v))))
+        }).collect_view()
+    };
+    let all = move |value: Option<f32>| move |_| state.update(|s| (0..learnt.get_untracked().len()).for_each(|l| s.set_v1_lambda(l, value)));
+    view! {
+        <p class="explain">"DIFF V1 learns one λ per layer. Move it and watch the maps and the prediction; at λ = 0 each head is the softmax attention of its first map (then normed and scaled by 1 − λ_init)."</p>
+        {layers}
+        <label class="check"><input type="checkbox" id="v1-norm" prop:checked=move || state.with(|s| s.v1_norm) on:change=move |ev| state.update(|s| s.v1_norm = event_target_checked(&ev)) />
+            " Per-head norm (off: the paper's ablation without GroupNorm)"</label>
+        <div class="buttons">
+            <button id="v1-lambda-zero" on:click=all(Some(0.0))>"λ = 0 in every layer"</button>
+            <button id="v1-lambda-learnt" on:click=move |_| state.update(|s| { s.v1_lambdas.clear(); s.v1_norm = true; })>"Back to the learnt λ"</button>
+        </div>
+    }
+}
+
+#[component]
+fn V2Lambdas(state: RwSignal<ModelState>) -> impl IntoView {
+    let mode = move || state.with(|s| s.v2_lambda);
+    let scale = move || match mode() { V2Lambda::Scale(f) => f, _ => 1.0 };
+    let pin = move || match mode() { V2Lambda::Pin(v) => v, _ => 0.5 };
+    let now = move || match mode() {
+        V2Lambda::Learnt => "Now: the learnt λ, sigmoid(x·W_λ) for every token and head.".to_string(),
+        V2Lambda::Scale(f) => format!("Now: every learnt λ times {f:.2}."),
+        V2Lambda::Pin(v) => format!("Now: every λ pinned to {v:.2}, whatever the token."),
+    };
+    view! {
+        <p class="explain">"DIFF V2 computes a λ for every token and head from the token itself. Scale them all, or replace them with one value; at λ = 0 each head is the softmax attention of its first map."</p>
+        {slider("v2-scale".into(), "Scale every λ by".into(), (V2_SCALE_RANGE.0, V2_SCALE_RANGE.1, 0.05), scale, || String::new(), move |v| state.update(|s| s.v2_lambda = V2Lambda::Scale(v)))}
+        {slider("v2-pin".into(), "Pin every λ to".into(), (V2_PIN_RANGE.0, V2_PIN_RANGE.1, 0.01), pin, || String::new(), move |v| state.update(|s| s.v2_lambda = V2Lambda::Pin(v)))}
+        <p class="axis-note" id="v2-lambda-now">{now}</p>
+        <div class="buttons">
+            <button id="v2-lambda-zero" on:click=move |_| state.update(|s| s.v2_lambda = V2Lambda::Pin(0.0))>"λ = 0"</button>
+            <button id="v2-lambda-learnt" on:click=move |_| state.update(|s| s.v2_lambda = V2Lambda::Learnt)>"Back to the learnt λ"</button>
+        </div>
+    }
+}
