@@ -9,3 +9,5 @@ source scripts/env.sh
 cargo run --release --locked --example bench_attention
 [ -f dist/index.html ] || trunk build --release --offline --public-url /difflens/
 node tests/e2e/bench.mjs cpu
+node tests/e2e/bench-compare.mjs cpu
+node tests/e2e/bench-compare.mjs gpu

@@ -197,6 +197,19 @@ pub fn lambda_sentence(x: &Explained, layer: usize) -> String {
     }
 }
 
+impl Explained {
+    /// The first query's "→" (the row that predicts the answer).
+    pub fn answer_row(&self) -> usize {
+        self.prompt.answer_positions[0]
+    }
+
+    /// What the ticks over a map mark: the asked needle, in its words.
+    pub fn needle_words(&self) -> String {
+        let words: Vec<String> = self.prompt.answer_spans[0].clone().map(|j| word(self.prompt.tokens[j])).collect();
+        format!("the asked needle “{}”", words.join(" "))
+    }
+}
+
 /// `explain` for a given prompt and options.
 pub fn explain_prompt(model: &Model, prompt: Prompt, opts: &ForwardOptions) -> Result<Explained, String> {
     let output = model.forward(&prompt.tokens, opts).map_err(|e| e.to_string())?;

@@ -173,9 +173,9 @@ describe('λ set by the reader, in the compare view (CPU mode)', () => {
     // How long one λ step takes to recompute (the model that changed only).
     const ms = [];
     for (const v of ['2.5', '2', '1.5', '1', '0.5', '0.25', '0', '-0.5', '-1']) {
-      const t = await text(page, '#compare-timing');
+      const version = await page.getAttribute('#compare-timing', 'data-version');
       await page.evaluate((v) => { const el = document.getElementById('v1-lambda-1'); el.value = v; el.dispatchEvent(new Event('input', { bubbles: true })); }, v);
-      await textChanges(page, '#compare-timing', t).catch(() => {});
+      await page.waitForFunction((v) => document.querySelector('#compare-timing').dataset.version !== v, version);
       const m = (await text(page, '#compare-timing')).match(/Last update: 1 forward pass with every map kept, (\d+) ms/);
       if (m) ms.push(Number(m[1]));
     }
@@ -203,11 +203,10 @@ describe('λ set by the reader, in the compare view (CPU mode)', () => {
     const [a1, diff] = [tip.match(/A1 = (\S+)/)[1], tip.match(/A1 − λ·A2 = (\S+)/)[1]];
     assert.equal(diff, a1, tip);
     await page.click('#lambda-panel-diff_v1 summary');
-    const v1 = await text(page, '#col-diff_v1 .predictions');
+    const version = await page.getAttribute('#compare-timing', 'data-version');
     await page.uncheck('#v1-norm');
-    await textChanges(page, '#compare-timing', await text(page, '#compare-timing')).catch(() => {});
+    await page.waitForFunction((v) => document.querySelector('#compare-timing').dataset.version !== v, version);
     assert.match(page.url(), /v1_norm=off/);
-    assert.notEqual(await pixels(page, '#cmp-diff_v1-main canvas.map'), null);
-    assert.ok((await text(page, '#col-diff_v1 .predictions')) !== v1 || /1 forward pass/.test(await text(page, '#compare-timing')), 'V1 ran again without its norm');
+    assert.match(await text(page, '#compare-timing'), /Last update: 1 forward pass/, 'V1 alone ran again, without its norm');
   });
 });

@@ -89,21 +89,31 @@ fn paint_ticks(canvas: &web_sys::HtmlCanvasElement, n: usize, keys: &[usize]) ->
     Some(())
 }
 
-/// The crosshair, in the map's pixel coordinates.
-fn paint_crosshair(canvas: &web_sys::HtmlCanvasElement, r: usize, n: usize, hover: Option<Hover>) -> Option<()> {
-    let r32 = r as u32;
-    if canvas.width() != r32 {
-        canvas.set_width(r32);
-        canvas.set_height(r32);
+/// The crosshair and the outlined row, on an overlay drawn at a few pixels per cell
+/// (the map has one) so that the outline stays a thin line.
+fn paint_overlay(canvas: &web_sys::HtmlCanvasElement, r: usize, n: usize, hover: Option<Hover>, marked: Option<usize>) -> Option<()> {
+    let side = r * 512usize.div_ceil(r.max(1)).max(1);
+    if canvas.width() != side as u32 {
+        canvas.set_width(side as u32);
+        canvas.set_height(side as u32);
     }
     let ctx = context_2d(canvas)?;
-    ctx.clear_rect(0.0, 0.0, r as f64, r as f64);
+    let size = side as f64;
+    ctx.clear_rect(0.0, 0.0, size, size);
+    let cell = size / n as f64;
+    if let Some(i) = marked.filter(|i| *i < n) {
+        // Dark and light, so the outline shows on any colour of the map.
+        for (colour, width, inset) in [("#1d2330", 3.0, 1.5), ("#ffffff", 1.0, 1.5)] {
+            ctx.set_stroke_style_str(colour);
+            ctx.set_line_width(width);
+            ctx.stroke_rect(inset, i as f64 * cell - inset, size - 2.0 * inset, cell + 2.0 * inset);
+        }
+    }
     let h = hover?;
-    let scale = r as f64 / n as f64;
-    let line = (r as f64 / 256.0).max(1.0);
+    let w = cell.max(2.0);
     ctx.set_fill_style_str("rgba(240,165,0,0.9)");
-    ctx.fill_rect(0.0, h.i as f64 * scale, r as f64, line.max(scale));
-    ctx.fill_rect(h.j as f64 * scale, 0.0, line.max(scale), r as f64);
+    ctx.fill_rect(0.0, h.i as f64 * cell, size, w);
+    ctx.fill_rect(h.j as f64 * cell, 0.0, w, size);
     Some(())
 }
 
@@ -153,6 +163,10 @@ pub fn Heatmap(
     hover: RwSignal<Option<Hover>>,
     /// What Enter or a click on a row does (plot it); none where rows are not plotted.
     #[prop(optional)] on_pick: Option<Callback<usize>>,
+    /// A row to outline (the explorer's "→", the position that answers).
+    #[prop(optional, into)] marked_row: Option<Signal<Option<usize>>>,
+    /// What the ticks above the map mark ("the signal keys" unless told).
+    #[prop(optional, into)] ticks_mark: Option<Signal<String>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
     let overlay = NodeRef::<html::Canvas>::new();
@@ -182,7 +196,7 @@ pub fn Heatmap(
     Effect::new(move |_| {
         let h = hover.get();
         if let (Some(o), Some(r)) = (overlay.get(), side.get()) {
-            paint_crosshair(&o, r, n.get_untracked().max(1), h);
+            paint_overlay(&o, r, n.get_untracked().max(1), h, marked_row.and_then(|m| m.get()));
         }
     });
 
@@ -224,7 +238,7 @@ pub fn Heatmap(
         <figure class="panel" id=id>
             <h3>{title}</h3>
             {(!explain.is_empty()).then(|| view! { <p class="explain">{explain}</p> })}
-            <div class="axis-note">{move || format!("key j → (0 … {}); ticks mark the signal keys", n.get().saturating_sub(1))}</div>
+            <div class="axis-note">{move || format!("key j → (0 … {}); ticks mark {}", n.get().saturating_sub(1), ticks_mark.map_or("the signal keys".to_string(), |t| t.get()))}</div>
             <canvas node_ref=ticks class="ticks" style="width:100%;height:8px;display:block" aria-hidden="true"></canvas>
             <div class="heatmap-wrap">
                 <canvas node_ref=canvas class="map" tabindex="0" role="img"
@@ -236,7 +250,7 @@ pub fn Heatmap(
                     on:blur=move |_| hover.set(None)></canvas>
                 <canvas node_ref=overlay class="overlay" aria-hidden="true"></canvas>
             </div>
-            <div class="axis-note">{move || format!("query i ↓ (0 … {})", n.get().saturating_sub(1))}</div>
+            <div class="axis-note">{move || format!("query i ↓ (0 … {}){}", n.get().saturating_sub(1), marked_row.and_then(|m| m.get()).map(|i| format!("; the outlined row {i} is “→”, which predicts the answer")).unwrap_or_default())}</div>
             <div class="colorbar">
                 <span>{move || bar_label(0.0)}</span>
                 <canvas node_ref=bar aria-hidden="true"></canvas>

@@ -28,6 +28,8 @@ pub(super) struct Columns {
     /// How many models the last update ran, and in how long.
     pub reran: usize,
     pub ms: f64,
+    /// Counts the updates (the timing line's `data-version`, which benchmarks wait on).
+    pub version: u64,
 }
 
 /// One column's run, compared by identity: a column repaints only when its own model ran.
@@ -96,7 +98,8 @@ fn compare_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
                 }
                 let learnt = models.iter().map(|m| learnt_lambdas(m)).collect();
                 let reran = cache.iter().enumerate().filter(|(i, r)| previous.get(*i).is_none_or(|p| !Arc::ptr_eq(&p.explained, &r.explained))).count();
-                columns.set(Some(Columns { runs, cache, learnt, reran, ms: now_ms() - t0 }));
+                let version = columns.with_untracked(|c| c.as_ref().map_or(0, |c| c.version + 1));
+                columns.set(Some(Columns { runs, cache, learnt, reran, ms: now_ms() - t0, version }));
                 if !moved.is_empty() {
                     notes.set(clamped.clone(), [notes.lines_for(&s), moved].concat());
                     state.set(clamped);
@@ -154,7 +157,7 @@ pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
             {AttentionKind::ALL.map(|kind| view! { <Column kind state columns shown vmax /> }).into_iter().collect_view()}
         </div>
         <Evidence state columns library ready />
-        <p class="axis-note" id="compare-timing">{move || columns.get().map(|c| format!("Last update: {} forward pass{} with every map kept, {:.0} ms on the CPU core (WebAssembly).", c.reran, if c.reran == 1 { "" } else { "es" }, c.ms))}</p>
+        <p class="axis-note" id="compare-timing" data-version=move || columns.with(|c| c.as_ref().map_or(0, |c| c.version))>{move || columns.get().map(|c| format!("Last update: {} forward pass{} with every map kept, {:.0} ms on the CPU core (WebAssembly).", c.reran, if c.reran == 1 { "" } else { "es" }, c.ms))}</p>
     }
 }
 
@@ -190,6 +193,8 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
     });
     let n = Memo::new(move |_| run().map_or(1, |x| x.prompt.tokens.len()));
     let span = Memo::new(move |_| run().map(|x| x.prompt.answer_spans[0].clone().collect::<Vec<_>>()).unwrap_or_default());
+    let marked = Signal::derive(move || run().map(|x| x.answer_row()));
+    let ticks = Signal::derive(move || run().map(|x| x.needle_words()).unwrap_or_default());
     let hover = RwSignal::new(None::<Hover>);
     let tooltip = move || {
         let (h, (l, hd, _), x) = (hover.get()?, here.get()?, run()?);
@@ -204,11 +209,11 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
             <Predictions mine />
             <LambdaPanel kind state columns />
             <p class="axis-note" id=format!("which-{slug}")>{move || here.get().map(|(l, h, auto)| format!("Layer {l}, head {h}: {}", if auto { "the head with the most net weight on the asked needle" } else { "picked on the grid" }))}</p>
-            <Heatmap id=format!("cmp-{slug}-main") title=main_title map=Signal::derive(move || maps.get().map(|m| m.0)) n signal_keys=span hover />
+            <Heatmap id=format!("cmp-{slug}-main") title=main_title map=Signal::derive(move || maps.get().map(|m| m.0)) n signal_keys=span hover marked_row=marked ticks_mark=ticks />
             {diff.then(|| view! {
                 <div class="pair">
-                    <Heatmap id=format!("cmp-{slug}-a1") title="A1" map=Signal::derive(move || maps.get().and_then(|m| m.1.map(|p| p.0))) n signal_keys=span hover />
-                    <Heatmap id=format!("cmp-{slug}-a2") title="A2" map=Signal::derive(move || maps.get().and_then(|m| m.1.map(|p| p.1))) n signal_keys=span hover />
+                    <Heatmap id=format!("cmp-{slug}-a1") title="A1" map=Signal::derive(move || maps.get().and_then(|m| m.1.map(|p| p.0))) n signal_keys=span hover marked_row=marked ticks_mark=ticks />
+                    <Heatmap id=format!("cmp-{slug}-a2") title="A2" map=Signal::derive(move || maps.get().and_then(|m| m.1.map(|p| p.1))) n signal_keys=span hover marked_row=marked ticks_mark=ticks />
                 </div>
             })}
             <p class="axis-note" id=format!("lambda-{slug}")>{move || { let (l, _, _) = here.get()?; let x = run()?; Some(lambda_sentence(&x, l)) }}</p>

@@ -147,6 +147,8 @@ fn HeadMaps(view_state: ExplainedView, hover: RwSignal<Option<Hover>>) -> impl I
     let n_tokens = Memo::new(move |_| current.with(|x| x.as_ref().map(|x| x.prompt.tokens.len()).unwrap_or(1)));
     let answer_span = Memo::new(move |_| current.with(|x| x.as_ref().map(|x| x.prompt.answer_spans[0].clone().collect::<Vec<_>>()).unwrap_or_default()));
     let is_diff = move || state.with(|s| s.kind != AttentionKind::Baseline);
+    let marked = Signal::derive(move || current.get().map(|x| x.answer_row()));
+    let ticks = Signal::derive(move || current.get().map(|x| x.needle_words()).unwrap_or_default());
     let pick = Callback::new(move |i: usize| state.update(|s| s.row = Some(i)));
     let tooltip = move || {
         let h = hover.get()?;
@@ -158,12 +160,12 @@ fn HeadMaps(view_state: ExplainedView, hover: RwSignal<Option<Hover>>) -> impl I
     view! {
         <div class="maps">
             <Heatmap id="model-a1" title="A1" explain="The first softmax map of the head (for the baseline, its only map). Ticks mark the needle being asked about. Click a row (or press Enter on it) to plot it below."
-                map=Signal::derive(move || head_maps.get().map(|m| m.0)) n=n_tokens signal_keys=answer_span hover on_pick=pick />
+                map=Signal::derive(move || head_maps.get().map(|m| m.0)) n=n_tokens signal_keys=answer_span hover on_pick=pick marked_row=marked ticks_mark=ticks />
             <Show when=is_diff>
                 <Heatmap id="model-a2" title="A2" explain="The second softmax map: what the head subtracts."
-                    map=Signal::derive(move || head_maps.get().and_then(|m| m.1)) n=n_tokens signal_keys=answer_span hover on_pick=pick />
+                    map=Signal::derive(move || head_maps.get().and_then(|m| m.1)) n=n_tokens signal_keys=answer_span hover on_pick=pick marked_row=marked ticks_mark=ticks />
                 <Heatmap id="model-diff" title="A1 − λ·A2" explain="The map that multiplies the values. Red adds, blue subtracts, white ignores."
-                    map=Signal::derive(move || head_maps.get().and_then(|m| m.2)) n=n_tokens signal_keys=answer_span hover on_pick=pick />
+                    map=Signal::derive(move || head_maps.get().and_then(|m| m.2)) n=n_tokens signal_keys=answer_span hover on_pick=pick marked_row=marked ticks_mark=ticks />
             </Show>
         </div>
         {tooltip}
