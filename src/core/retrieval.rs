@@ -128,6 +128,75 @@ pub fn generate(rng: &mut impl Rng, spec: &PromptSpec) -> Prompt {
     Prompt { tokens, answer_positions, answers, answer_spans, context, needle_spans: spans }
 }
 
+/// The token id of a word of the vocabulary (as `word` writes it).
+pub fn token_of(w: &str) -> Option<u32> {
+    if let Some(i) = SPECIALS.iter().position(|s| *s == w) {
+        return Some(i as u32);
+    }
+    if let Some(i) = KEYS.iter().position(|s| *s == w) {
+        return Some(KEY0 + i as u32);
+    }
+    if let Some(i) = FILLER.iter().position(|s| *s == w) {
+        return Some(FILLER0 + i as u32);
+    }
+    match w.parse::<u32>() {
+        Ok(v) if (10..10 + N_VALUES as u32).contains(&v) && w.len() == 2 => Some(VALUE0 + v - 10),
+        _ => None,
+    }
+}
+
+/// Every word a prompt may use, grouped as a reader looks for them: markers, keys
+/// (cities), values (10 … 39), filler.
+pub fn vocabulary() -> [(&'static str, Vec<String>); 4] {
+    [
+        ("markers", SPECIALS[2..].iter().map(|s| s.to_string()).collect()),
+        ("keys", KEYS.iter().map(|s| s.to_string()).collect()),
+        ("values", (10..10 + N_VALUES).map(|v| v.to_string()).collect()),
+        ("filler", FILLER.iter().map(|s| s.to_string()).collect()),
+    ]
+}
+
+/// Longest typed prompt accepted (tokens).
+pub const MAX_TYPED_TOKENS: usize = 1024;
+
+/// A prompt typed by a reader: words of the vocabulary separated by spaces, `<bos>`
+/// optional. The context runs to the first "?"; every "KEY is VALUE ." in it is a needle;
+/// after it, each "? KEY →" is a query whose answer is the value of KEY's needle. Unknown
+/// words, a query without a needle, or no query at all are errors that say which.
+pub fn parse(text: &str) -> Result<Prompt, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let unknown: Vec<String> = words.iter().enumerate().filter(|(_, w)| token_of(w).is_none()).map(|(i, w)| format!("“{w}” (word {})", i + 1)).collect();
+    if !unknown.is_empty() {
+        return Err(format!("not in the models' vocabulary: {}", unknown.join(", ")));
+    }
+    let mut tokens: Vec<u32> = words.iter().map(|w| token_of(w).expect("checked above")).collect();
+    if tokens.first() != Some(&BOS) {
+        tokens.insert(0, BOS);
+    }
+    if tokens.len() > MAX_TYPED_TOKENS {
+        return Err(format!("{} tokens; at most {MAX_TYPED_TOKENS}", tokens.len()));
+    }
+    let end = tokens.iter().position(|&t| t == QUERY).ok_or("no query: end the prompt with “? KEY →”, e.g. “? Bern →”")?;
+    let is_key = |t: u32| (KEY0..VALUE0).contains(&t);
+    let is_value = |t: u32| (VALUE0..FILLER0).contains(&t);
+    let needle_spans: Vec<Range<usize>> = (1..end.saturating_sub(3)).filter(|&i| is_key(tokens[i]) && tokens[i + 1] == IS && is_value(tokens[i + 2]) && tokens[i + 3] == DOT).map(|i| i..i + 4).collect();
+    let (mut answer_positions, mut answers, mut answer_spans) = (vec![], vec![], vec![]);
+    for p in (end + 2..tokens.len()).filter(|&p| tokens[p] == ARROW) {
+        let key = tokens[p - 1];
+        if tokens[p - 2] != QUERY || !is_key(key) {
+            return Err(format!("“→” at word {p} must follow “? KEY”"));
+        }
+        let span = needle_spans.iter().rev().find(|s| tokens[s.start] == key).ok_or_else(|| format!("the query asks for {} but no needle “{} is VALUE .” is in the context", word(key), word(key)))?;
+        answer_positions.push(p);
+        answers.push(tokens[span.start + 2]);
+        answer_spans.push(span.clone());
+    }
+    if answer_positions.is_empty() {
+        return Err("no query: end the prompt with “? KEY →”, e.g. “? Bern →”".into());
+    }
+    Ok(Prompt { tokens, answer_positions, answers, answer_spans, context: 1..end, needle_spans })
+}
+
 /// The prompt as text, for the page and for debugging.
 pub fn render(tokens: &[u32]) -> String {
     tokens.iter().map(|&t| word(t)).collect::<Vec<_>>().join(" ")
@@ -137,6 +206,21 @@ pub fn render(tokens: &[u32]) -> String {
 mod tests {
     use super::*;
     use crate::core::init::seeded;
+
+    #[test]
+    fn typed_prompts_read_back_what_the_generator_writes_and_say_what_is_wrong() {
+        let spec = PromptSpec { context_len: 40, n_needles: 3, n_queries: 2, target_depth: Some(0.5), distinct_values: true };
+        let mut made = generate(&mut seeded(4), &spec);
+        made.needle_spans.sort_by_key(|s| s.start);
+        assert_eq!(parse(&render(&made.tokens)).unwrap(), made, "a generated prompt, typed back (needles in reading order)");
+        let own = parse("sun Bern is 15 . rose ? Bern →").unwrap();
+        assert_eq!((own.tokens.len(), own.answer_positions.clone(), own.answers.clone(), own.answer_spans.clone(), own.context.clone()), (10, vec![9], vec![token_of("15").unwrap()], vec![2..6], 1..7));
+        assert!(parse("sun Paris is 15 . ? Bern →").unwrap_err().contains("“Paris” (word 2)"));
+        assert!(parse("sun Bern is 15 .").unwrap_err().starts_with("no query"));
+        assert!(parse("sun Bern is 15 . ? Rome →").unwrap_err().contains("asks for Rome"));
+        assert!(parse("Bern is 9 . ? Bern →").unwrap_err().contains("“9”"), "values are 10 … 39");
+        assert_eq!(vocabulary().iter().map(|(_, w)| w.len()).sum::<usize>() + 2, VOCAB_SIZE, "every word but <pad> and <bos>");
+    }
 
     #[test]
     fn prompts_hold_their_needles_and_answers() {

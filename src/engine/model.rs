@@ -15,7 +15,7 @@ use std::ops::Range;
 /// What the explorer reads of the core, through the engine.
 pub use crate::core::attention::LambdaTrace;
 pub use crate::core::model::Model;
-pub use crate::core::retrieval::word;
+pub use crate::core::retrieval::{render, word};
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 pub struct CheckpointInfo {
@@ -70,8 +70,20 @@ pub fn load_checkpoint(config: &ModelConfig, bytes: &[u8]) -> Result<Model, Stri
 /// The prompt a state describes (seeded: the same link, the same prompt). Needles get
 /// distinct values, so the value a model predicts names the needle it read.
 pub fn prompt_for(state: &ModelState) -> Prompt {
-    retrieval::generate(&mut seeded(state.seed), &prompt_spec(state))
+    // A typed prompt was checked when it was set (by the editor or the link).
+    match state.text.as_deref().map(retrieval::parse) {
+        Some(Ok(p)) => p,
+        _ => retrieval::generate(&mut seeded(state.seed), &prompt_spec(state)),
+    }
 }
+
+/// A prompt typed by the reader, checked: its words, or why it cannot be used.
+pub fn check_prompt(text: &str) -> Result<String, String> {
+    retrieval::parse(text).map(|_| text.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// The words the models know, grouped for the prompt editor.
+pub use crate::core::retrieval::vocabulary;
 
 fn prompt_spec(state: &ModelState) -> PromptSpec {
     PromptSpec { context_len: state.context, n_needles: state.needles, n_queries: state.queries, target_depth: state.depth.map(|d| d as f32 / 100.0), distinct_values: true }
@@ -154,7 +166,7 @@ pub fn explain(model: &Model, state: &ModelState) -> Result<Explained, String> {
 /// One column of the compare view: a model's run and what it was run with.
 #[derive(Clone)]
 pub struct ColumnRun {
-    pub key: (PromptSpec, u64, ForwardOptions),
+    pub key: (Option<String>, PromptSpec, u64, ForwardOptions),
     pub explained: Arc<Explained>,
 }
 
@@ -166,10 +178,10 @@ pub fn explain_each(models: &[&Model], state: &ModelState, previous: &[ColumnRun
         .iter()
         .enumerate()
         .map(|(i, m)| {
-            let key = (prompt_spec(state), state.seed, forward_options(state, m.config.attention));
+            let key = (state.text.clone(), prompt_spec(state), state.seed, forward_options(state, m.config.attention));
             match previous.get(i).filter(|p| p.key == key) {
                 Some(same) => Ok(same.clone()),
-                None => Ok(ColumnRun { explained: Arc::new(explain_prompt(m, prompt.clone(), &key.2)?), key }),
+                None => Ok(ColumnRun { explained: Arc::new(explain_prompt(m, prompt.clone(), &key.3)?), key }),
             }
         })
         .collect()

@@ -6,6 +6,7 @@ use super::query::read_clamped as read;
 use serde::{Deserialize, Serialize};
 
 pub use crate::core::attention::LambdaOverride;
+use crate::core::retrieval::parse as parse_prompt;
 pub use crate::core::config::AttentionKind;
 /// Context lengths offered: the training length and 2× and 4× it.
 pub const CONTEXTS: [usize; 3] = [64, 128, 256];
@@ -75,6 +76,8 @@ pub struct ModelState {
     /// DIFF V1's per-head norm (off: the paper's ablation).
     pub v1_norm: bool,
     pub v2_lambda: V2Lambda,
+    /// A prompt the reader typed (words of the vocabulary); `None`: the generated one.
+    pub text: Option<String>,
 }
 
 /// DIFF V1's per-layer λ from a link: comma-separated, an empty entry for a learnt λ
@@ -127,7 +130,7 @@ impl Default for ModelState {
         // DIFF V2's head 2 of the last layer is the one that finds the asked needle (0.97 of
         // its net weight on the needle, the rest of the context cancelled: README, Table 3
         // per layer), so a fresh visit opens on the picture the page is about.
-        Self { view: View::Compare, kind: AttentionKind::DiffV2, checkpoint: 4, needles: 4, queries: 1, context: 64, depth: Some(50), seed: 1, layer: 2, head: 2, row: None, bits: None, picks: [None; 3], v1_lambdas: vec![], v1_norm: true, v2_lambda: V2Lambda::Learnt }
+        Self { view: View::Compare, kind: AttentionKind::DiffV2, checkpoint: 4, needles: 4, queries: 1, context: 64, depth: Some(50), seed: 1, layer: 2, head: 2, row: None, bits: None, picks: [None; 3], v1_lambdas: vec![], v1_norm: true, v2_lambda: V2Lambda::Learnt, text: None }
     }
 }
 
@@ -161,6 +164,10 @@ impl Knob {
     pub fn set(&self, s: &mut ModelState, v: usize) {
         (self.put)(s, v.clamp(self.min, self.max));
         s.queries = s.queries.min(s.needles);
+        // Moving a knob of the generated prompt leaves a typed one for a generated one.
+        if [NEEDLES.key, QUERIES.key, DEPTH.key].contains(&self.key) {
+            s.text = None;
+        }
     }
 }
 
@@ -191,6 +198,10 @@ impl ModelState {
                     None => n.push(format!("view={raw} is not compare or single; showing {}", s.view.slug())),
                 },
                 "v1_lambda" => s.v1_lambdas = read_layers(raw, n),
+                "prompt" => match parse_prompt(raw) {
+                    Ok(_) => s.text = Some(raw.split_whitespace().collect::<Vec<_>>().join(" ")),
+                    Err(e) => n.push(format!("the prompt in the link was not used ({e}); showing a generated one")),
+                },
                 "v1_norm" => match raw.as_str() {
                     "on" => s.v1_norm = true,
                     "off" => s.v1_norm = false,
@@ -249,6 +260,7 @@ impl ModelState {
             .chain(self.bits.map(|b| ("bits", b.to_string())))
             .chain(self.v1_lambdas.iter().any(Option::is_some).then(|| ("v1_lambda", write_layers(&self.v1_lambdas))))
             .chain((!self.v1_norm).then(|| ("v1_norm", "off".to_string())))
+            .chain(self.text.clone().map(|t| ("prompt", t)))
             .chain(match self.v2_lambda {
                 V2Lambda::Learnt => None,
                 V2Lambda::Scale(v) => Some(("v2_scale", v.to_string())),
@@ -257,6 +269,13 @@ impl ModelState {
             .map(|(k, v)| (k.to_string(), v))
             .chain(picks)
             .collect()
+    }
+
+    /// Everything that decides what a forward pass computes (the prompt, the precision,
+    /// the λ overrides): a page reruns its models when this changes, not for a new layer.
+    #[allow(clippy::type_complexity)]
+    pub fn run_key(&self) -> (usize, usize, usize, Option<u32>, u64, Option<u32>, Vec<Option<f32>>, bool, V2Lambda, Option<String>) {
+        (self.needles, self.queries, self.context, self.depth, self.seed, self.bits, self.v1_lambdas.clone(), self.v1_norm, self.v2_lambda, self.text.clone())
     }
 
     /// The λ this state sets for a model of `kind` (learnt unless the reader moved it).
@@ -322,11 +341,16 @@ mod tests {
 
     #[test]
     fn round_trips_and_clamps() {
-        let s = ModelState { view: View::Single, kind: AttentionKind::DiffV2, checkpoint: 2, needles: 6, queries: 2, context: 128, depth: None, seed: 5, layer: 1, head: 3, row: Some(40), bits: Some(4), picks: [None, Some(1), Some(0)], v1_lambdas: vec![None, Some(-0.5), Some(0.25)], v1_norm: false, v2_lambda: V2Lambda::Pin(0.0) };
+        let s = ModelState { view: View::Single, kind: AttentionKind::DiffV2, checkpoint: 2, needles: 6, queries: 2, context: 128, depth: None, seed: 5, layer: 1, head: 3, row: Some(40), bits: Some(4), picks: [None, Some(1), Some(0)], v1_lambdas: vec![None, Some(-0.5), Some(0.25)], v1_norm: false, v2_lambda: V2Lambda::Pin(0.0), text: Some("sun Bern is 15 . ? Bern →".into()) };
         assert_eq!(ModelState::from_params(&query::parse(&query::format(&s.to_params()))), (s, vec![]));
         let (odd, notices) = ModelState::from_params(&query::parse("view=grid&bits=5&head_diff_v1=99&head_baseline=auto"));
         assert_eq!((odd.view, odd.bits, odd.picks), (View::Compare, None, [None, Some(63), None]));
         assert_eq!(notices.len(), 3, "{notices:?}");
+        let (typed, notices) = ModelState::from_params(&query::parse("prompt=Paris%20is%2015&n=3"));
+        assert!(typed.text.is_none() && notices[0].contains("“Paris”"), "{notices:?}");
+        let mut knobbed = ModelState { text: Some("x".into()), ..ModelState::default() };
+        NEEDLES.set(&mut knobbed, 2);
+        assert_eq!(knobbed.text, None, "a prompt knob returns to generated prompts");
         let (lambdas, notices) = ModelState::from_params(&query::parse("v1_lambda=,9,x,&v2_scale=0.5"));
         assert_eq!((lambdas.v1_lambdas.clone(), lambdas.v2_lambda, notices.len()), (vec![None, Some(3.0)], V2Lambda::Scale(0.5), 2), "{notices:?}");
         assert_eq!(lambdas.lambda_override(AttentionKind::DiffV1), LambdaOverride::PerLayer(vec![None, Some(3.0)]));

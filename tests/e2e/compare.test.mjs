@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { start, artifact, pixels, pixelsChange } from './harness.mjs';
 
 const KINDS = ['baseline', 'diff_v1', 'diff_v2'];
+/** The prompt on screen, as words. */
+const promptWords = (page) => page.$$eval('#prompt .tok', (els) => els.map((e) => e.textContent).join(' '));
 const text = (page, sel) => page.textContent(sel);
 const textChanges = (page, sel, before, timeout = 15_000) => page.waitForFunction(({ sel, before }) => document.querySelector(sel)?.textContent !== before, { sel, before }, { timeout });
 /** Every column shows its predictions and the status says where they were computed. */
@@ -208,5 +210,42 @@ describe('λ set by the reader, in the compare view (CPU mode)', () => {
     await page.waitForFunction((v) => document.querySelector('#compare-timing').dataset.version !== v, version);
     assert.match(page.url(), /v1_norm=off/);
     assert.match(await text(page, '#compare-timing'), /Last update: 1 forward pass/, 'V1 alone ran again, without its norm');
+  });
+});
+
+describe('your own prompt (CPU mode)', () => {
+  let b;
+  before(async () => { b = await start('cpu'); });
+  after(async () => {
+    assert.deepEqual(b.errors, [], 'no console errors');
+    await b.stop();
+  });
+
+  it('a typed prompt runs through all three models and stays in the link; an unknown word is named, never dropped', async () => {
+    const page = await b.open('#/model?view=compare&seed=8');
+    await compareReady(page);
+    const before = await text(page, '#prompt');
+    await page.click('#prompt-editor summary');
+    assert.match(await page.inputValue('#prompt-text'), /^<bos> .* → \d\d$/, 'the editor starts from the prompt on screen');
+    await page.fill('#prompt-text', 'sun Bern is 15 . rose Lima is 22 . hills Paris ? Lima →');
+    await page.click('#prompt-use');
+    await page.waitForSelector('#prompt-error:not([hidden])');
+    assert.match(await text(page, '#prompt-error'), /“Paris” \(word 12\)/);
+    assert.equal(await text(page, '#prompt'), before, 'nothing ran');
+    await page.fill('#prompt-text', 'sun Bern is 15 . rose Lima is 22 . hills ? Lima →');
+    await page.click('#prompt-use');
+    await textChanges(page, '#prompt', before);
+    assert.equal((await promptWords(page)), '<bos> sun Bern is 15 . rose Lima is 22 . hills ? Lima →');
+    for (const k of KINDS) assert.match(await text(page, `#col-${k} .predictions`), /the answer is 22/);
+    assert.match(page.url(), /prompt=/);
+    assert.match(await text(page, '#prompt-editor summary'), /Your own prompt is in use/);
+    // The link brings it back on reload.
+    const again = await b.open(page.url().replace(/^.*#/, '#'));
+    await compareReady(again);
+    assert.equal((await promptWords(again)), '<bos> sun Bern is 15 . rose Lima is 22 . hills ? Lima →');
+    const typed = await text(page, '#prompt');
+    await page.click('#prompt-generated');
+    await textChanges(page, '#prompt', typed);
+    assert.doesNotMatch(page.url(), /prompt=/);
   });
 });

@@ -7,9 +7,9 @@ use super::super::components::heatmap::{paint, Heatmap, Hover, PooledMap};
 use super::super::components::notice::StateNotes;
 use super::evidence::Evidence;
 use super::lambda_panel::LambdaPanel;
-use super::explorer::{cell_text, kind_title, signed, Library, Status, StatusLine};
+use super::explorer::{cell_text, kind_title, signed, Library, PromptEditor, Status, StatusLine};
 use super::model::ModelControls;
-use crate::engine::model::{explain_each, lambda_sentence, learnt_lambdas, word, ColumnRun, Explained};
+use crate::engine::model::{explain_each, render, lambda_sentence, learnt_lambdas, word, ColumnRun, Explained};
 use crate::state::model_state::{column_of, AttentionKind, ModelState};
 use crate::ui::now_ms;
 use crate::viz::colormap::{Contrast, Scale};
@@ -78,7 +78,7 @@ fn load_all(ckpt: Memo<usize>, library: Library, status: RwSignal<Status>) -> Rw
 /// models (the single view's own head is checked when that view opens).
 fn compare_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library, ready: RwSignal<Option<usize>>, status: RwSignal<Status>) -> RwSignal<Option<Columns>> {
     let columns = RwSignal::new(None::<Columns>);
-    let key = Memo::new(move |_| state.with(|s| (s.needles, s.queries, s.context, s.depth, s.seed, s.bits, s.v1_lambdas.clone(), s.v1_norm, s.v2_lambda)));
+    let key = Memo::new(move |_| state.with(ModelState::run_key));
     Effect::new(move |_| {
         let (Some(c), _) = (ready.get(), key.get()) else { return };
         let Some(models) = AttentionKind::ALL.iter().map(|k| library.model(&(k.slug().to_string(), c))).collect::<Option<Vec<_>>>() else { return };
@@ -152,6 +152,7 @@ pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
         <ModelControls state checkpoint_label shape single=false />
         <StatusLine status />
         <PromptLine columns />
+        <PromptEditor state shown=Signal::derive(move || columns.with(|c| c.as_ref().map(|c| render(&c.runs[0].prompt.tokens)))) />
         <p class="explain">"Each column runs the same prompt. The large map is the one that multiplies the values: A1 − λ·A2 for the DIFF models, the softmax map A for the baseline; red adds, blue subtracts, and the three share one colour scale (as do the small A1 and A2 maps). Click a thumbnail in a model's grid to show another head; by default each column shows the head of the chosen layer with the most net weight on the asked needle."</p>
         <div class="compare" id="compare">
             {AttentionKind::ALL.map(|kind| view! { <Column kind state columns shown vmax /> }).into_iter().collect_view()}

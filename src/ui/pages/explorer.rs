@@ -4,9 +4,9 @@
 
 use super::super::components::heatmap::Hover;
 use super::super::components::readout::readable;
-use crate::engine::model::{word, Explained, Model};
+use crate::engine::model::{check_prompt, vocabulary, word, Explained, Model};
 use crate::engine::model_session::{ModelKey, ModelLibrary};
-use crate::state::model_state::AttentionKind;
+use crate::state::model_state::{AttentionKind, ModelState};
 use leptos::prelude::*;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -106,5 +106,43 @@ pub fn StatusLine(status: RwSignal<Status>) -> impl IntoView {
         <Show when=move || matches!(status.get(), Status::Failed(_))>
             <p class="notice" id="model-error" role="alert">{move || match status.get() { Status::Failed(e) => e, _ => String::new() }}</p>
         </Show>
+    }
+}
+
+/// "Write your own prompt": a text box started from the prompt on screen, the words the
+/// models know, and a check that says what is wrong before anything is run.
+#[component]
+pub fn PromptEditor(state: RwSignal<ModelState>, shown: Signal<Option<String>>) -> impl IntoView {
+    let draft = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let typed = move || state.with(|s| s.text.is_some());
+    let start_from_screen = move || draft.set(shown.get_untracked().unwrap_or_default());
+    let use_it = move |_| match check_prompt(&draft.get_untracked()) {
+        Ok(text) => {
+            error.set(None);
+            state.update(|s| {
+                s.text = Some(text);
+                s.row = None;
+            });
+        }
+        Err(e) => error.set(Some(e)),
+    };
+    let words = vocabulary().into_iter().map(|(group, words)| view! { <p class="vocab"><strong>{group}</strong>": " {words.join(" ")}</p> }).collect_view();
+    view! {
+        <details class="prompt-editor" id="prompt-editor" on:toggle=move |_| { if draft.get_untracked().is_empty() { start_from_screen() } }>
+            <summary>{move || if typed() { "Your own prompt is in use: edit it" } else { "Write your own prompt" }}</summary>
+            <p class="explain">"Words separated by spaces. A needle is “KEY is VALUE .” anywhere before the first “?”; the prompt ends with one or more queries “? KEY →” (the value after a “→” lets the next query follow). Each model answers at every “→”. The models know only these words:"</p>
+            {words}
+            <label for="prompt-text">"Your prompt"</label>
+            <textarea id="prompt-text" rows="4" prop:value=move || draft.get() on:input=move |ev| draft.set(event_target_value(&ev))></textarea>
+            <div class="buttons">
+                <button id="prompt-use" on:click=use_it>"Use this prompt"</button>
+                <button id="prompt-from-screen" on:click=move |_| start_from_screen()>"Start again from the prompt on screen"</button>
+                <Show when=typed>
+                    <button id="prompt-generated" on:click=move |_| state.update(|s| s.text = None)>"Back to generated prompts"</button>
+                </Show>
+            </div>
+            <p class="notice" id="prompt-error" role="alert" hidden=move || error.with(Option::is_none)>{move || error.get().unwrap_or_default()}</p>
+        </details>
     }
 }

@@ -75,7 +75,7 @@ pub(super) fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signa
             {slider(QUERIES, Signal::derive(move || state.with(|s| s.queries.to_string())))}
             {slider(DEPTH, Signal::derive(move || state.with(|s| s.depth.map(|d| format!("{d}%")).unwrap_or_else(|| "random".into()))))}
             <div class="control"><label for="context">"Context length"</label>
-                <select id="context" on:change=set(|s, v| s.context = v.parse().unwrap_or(64))>
+                <select id="context" on:change=set(|s, v| { s.context = v.parse().unwrap_or(64); s.text = None; })>
                     {options(CONTEXTS.iter().map(|c| (c.to_string(), if *c == 64 { "64 (training length)".to_string() } else { format!("{c} ({}× training)", c / 64) })).collect(), move || state.with(|s| s.context.to_string()))}
                 </select></div>
             <div class="control"><label for="layer">"Layer"</label>
@@ -92,8 +92,9 @@ pub(super) fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signa
                 </select></div>
         </div>
         <div class="buttons">
+            <span>{move || if state.with(|s| s.text.is_some()) { "Your own prompt is in use; the needle, query, depth and length controls make generated prompts (moving one, or New prompt, returns to them)." } else { "" }}</span>
             <span>"Prompt seed " <strong id="prompt-seed">{move || state.with(|s| s.seed)}</strong></span>
-            <button id="new-prompt" on:click=move |_| state.update(|s| { s.seed = (js_sys::Math::random() * 1e9) as u64; s.row = None; })>"New prompt"</button>
+            <button id="new-prompt" on:click=move |_| state.update(|s| { s.seed = (js_sys::Math::random() * 1e9) as u64; s.row = None; s.text = None; })>"New prompt"</button>
         </div>
     }
 }

@@ -6,9 +6,9 @@ use super::super::backend::{self, Backend};
 use super::super::components::chart::{Chart, ChartSpec, Series, ORANGE};
 use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::components::notice::StateNotes;
-use super::explorer::{cell_text, kind_title, Library, Status, StatusLine};
+use super::explorer::{cell_text, kind_title, Library, PromptEditor, Status, StatusLine};
 use super::model::ModelControls;
-use crate::engine::model::{explain, word, Explained, LambdaTrace, RowSummary};
+use crate::engine::model::{explain, render, word, Explained, LambdaTrace, RowSummary};
 use crate::engine::model_session::{compare_on_gpu, GpuComparison, ModelKey};
 use crate::state::model_state::{AttentionKind, ModelState};
 use crate::ui::now_ms;
@@ -54,7 +54,7 @@ fn explain_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
     // read, not only tracked: a memo computes (and subscribes to the state) only when read.
     let explained = StoredValue::new_local(None::<Arc<Explained>>);
     let version = RwSignal::new(0u64);
-    let prompt_key = Memo::new(move |_| state.with(|s| (s.needles, s.queries, s.context, s.depth, s.seed)));
+    let prompt_key = Memo::new(move |_| state.with(ModelState::run_key));
     Effect::new(move |_| {
         let (Some(key), _) = (loaded.get(), prompt_key.get()) else { return };
         let Some(model) = library.model(&key) else { return };
@@ -100,6 +100,7 @@ pub fn SingleView(backend: RwSignal<Backend>, state: RwSignal<ModelState>, notes
         <ModelControls state checkpoint_label shape=view_state.shape() single=true />
         <StatusLine status />
         <PromptView state current />
+        <PromptEditor state shown=Signal::derive(move || current.get().map(|x| render(&x.prompt.tokens))) />
         <HeadMaps view_state hover />
         <RowPanel view_state />
         <details class="dev" id="model-dev">
