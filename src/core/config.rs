@@ -128,7 +128,8 @@ impl AttnShape {
         if n_kv_heads == 0 || n_heads % n_kv_heads != 0 {
             return err(format!("n_heads ({n_heads}) must be a multiple of n_kv_heads ({n_kv_heads})"));
         }
-        let split = if kind == AttentionKind::DiffV1 { 2 * n_heads } else { n_heads };
+        // Checked: 2·n_heads of a huge n_heads must be an error, not a wrapped zero.
+        let split = if kind == AttentionKind::DiffV1 { n_heads.checked_mul(2).ok_or_else(|| WeightsError::Config(format!("n_heads ({n_heads}) is too large")))? } else { n_heads };
         let head_dim = match head_dim {
             Some(d) => d,
             None if embed_dim % split == 0 => embed_dim / split,

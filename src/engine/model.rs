@@ -61,6 +61,23 @@ impl CardInfo {
     }
 }
 
+/// The largest model a page runs (a config beyond these is refused before anything is
+/// allocated, with the field named).
+pub const USER_MODEL_LIMITS: [(&str, usize); 5] = [("n_layers", 64), ("dim", 4096), ("n_heads", 256), ("ffn_hidden", 16384), ("vocab_size", 1_000_000)];
+
+/// A model a reader loads from their disk: the config (JSON) and the weights
+/// (safetensors), each error naming the file (and, from the loader, the tensor and the
+/// shape it expected).
+pub fn load_user_model(config_name: &str, config: &[u8], weights_name: &str, weights: &[u8]) -> Result<Model, String> {
+    let text = std::str::from_utf8(config).map_err(|_| format!("{config_name} is not a text file"))?;
+    let cfg = ModelConfig::from_json(text).map_err(|e| format!("{config_name}: {e}"))?;
+    let values = [cfg.n_layers, cfg.dim, cfg.n_heads, cfg.ffn_hidden, cfg.vocab_size];
+    if let Some(((field, max), value)) = USER_MODEL_LIMITS.iter().zip(values).find(|((_, max), v)| v > max) {
+        return Err(format!("{config_name}: {field} = {value} is more than this page runs (at most {max})"));
+    }
+    load_checkpoint(&cfg, weights).map_err(|e| format!("{weights_name}: {e}"))
+}
+
 /// A checkpoint file into a model; any malformed or mismatched file is an error message.
 pub fn load_checkpoint(config: &ModelConfig, bytes: &[u8]) -> Result<Model, String> {
     let store = TensorStore::from_bytes(bytes).map_err(|e| e.to_string())?;
@@ -292,6 +309,25 @@ mod tests {
         assert!((scaled(&again[1]) - 2.0 * scaled(&learnt[1])).abs() < 1e-6);
         let no_norm = explain_each(&[&v1], &ModelState { v1_norm: false, ..base.clone() }, &learnt).unwrap();
         assert_ne!(no_norm[0].explained.output.logits, learnt[0].explained.output.logits, "the per-head norm matters");
+    }
+
+    /// A reader's files: the shipped ones load; a mismatch names the file and the
+    /// tensor; absurd sizes are refused without a panic.
+    #[test]
+    fn own_models_load_or_say_which_file_and_tensor_is_wrong() {
+        let dir = format!("{}/www/models", env!("CARGO_MANIFEST_DIR"));
+        let read = |p: &str| std::fs::read(format!("{dir}/{p}")).unwrap();
+        let v1_config = read("diff_v1/config.json");
+        let model = load_user_model("config.json", &v1_config, "final.safetensors", &read("diff_v1/step-03200.safetensors")).expect("the shipped files load");
+        assert_eq!(model.config.n_layers, 3);
+        let err = load_user_model("config.json", &v1_config, "base.safetensors", &read("baseline/step-03200.safetensors")).unwrap_err();
+        assert!(err.starts_with("base.safetensors: ") && err.contains("layers.0.attn."), "{err}");
+        let huge = String::from_utf8(v1_config.clone()).unwrap().replace("\"n_heads\": 2", "\"n_heads\": 9223372036854775808");
+        let err = load_user_model("big.json", huge.as_bytes(), "w.safetensors", b"").unwrap_err();
+        assert!(err.starts_with("big.json: ") && err.contains("n_heads"), "{err}");
+        let layers = String::from_utf8(v1_config).unwrap().replace("\"n_layers\": 3", "\"n_layers\": 4000000000");
+        assert!(load_user_model("c.json", layers.as_bytes(), "w", b"").unwrap_err().contains("n_layers = 4000000000 is more than this page runs"));
+        assert!(load_user_model("c.json", &[0xff, 0xfe], "w", b"").unwrap_err().contains("not a text file"));
     }
 
     #[test]

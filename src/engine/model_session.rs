@@ -29,6 +29,11 @@ impl ModelLibrary {
         self.models.borrow().get(key).cloned()
     }
 
+    /// Keeps a model that did not come from the shipped cards (one a reader loaded).
+    pub fn put(&self, key: ModelKey, model: Model) {
+        self.models.borrow_mut().insert(key, Rc::new(model));
+    }
+
     /// "fully trained: step 3200 (100%)", once the card is in.
     pub fn checkpoint_label(&self, kind: &str, i: usize) -> Option<String> {
         self.cards.borrow().get(kind).and_then(|card| card.checkpoints.get(i)).map(CheckpointInfo::describe)

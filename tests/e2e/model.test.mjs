@@ -87,3 +87,33 @@ test('model explorer: the WebGPU forward pass agrees with the CPU core', async (
     await b.stop();
   }
 });
+
+test('model explorer: your own model from disk, and a mismatched one named', async () => {
+  const b = await start('cpu');
+  try {
+    const models = new URL('../../www/models/', import.meta.url).pathname;
+    const page = await b.open('#/model?view=single&model=baseline');
+    await ready(page);
+    const shipped = await page.textContent('#predictions');
+    await page.click('#own-model summary');
+    // A wrong pair first: DIFF V1's config with the baseline's weights.
+    await page.setInputFiles('#own-files', [`${models}diff_v1/config.json`, `${models}baseline/step-03200.safetensors`]);
+    await page.waitForSelector('#own-message.notice');
+    assert.match(await page.textContent('#own-message'), /^step-03200\.safetensors: .*layers\.0\.attn\./);
+    assert.equal(await page.textContent('#predictions'), shipped, 'the page keeps what it showed');
+    // Then the right pair: the page explores it like a shipped model.
+    await page.setInputFiles('#own-files', [`${models}diff_v1/config.json`, `${models}diff_v1/step-03200.safetensors`]);
+    await page.waitForFunction(() => /^Loaded step-03200\.safetensors \+ config\.json: diff_v1, 3 layers/.test(document.querySelector('#own-message')?.textContent));
+    // The baseline has one map per head; the loaded DIFF V1 shows A2 as well.
+    await page.waitForSelector('#model-a2');
+    assert.match(await page.textContent('#lambda-note'), /λ of layer \d: /);
+    assert.match(await page.$eval('#model-kind', (s) => s.selectedOptions[0].textContent), /^Your model \(step-03200\.safetensors \+ config\.json\)$/);
+    assert.equal(await page.locator('#ckpt').count(), 0, 'no training slider for a model without checkpoints');
+    await page.click('#own-close');
+    await page.waitForFunction(() => !document.querySelector('#model-a2'));
+    assert.equal(await page.$eval('#model-kind', (s) => s.value), 'baseline');
+    assert.deepEqual(b.errors, [], 'no console errors');
+  } finally {
+    await b.stop();
+  }
+});

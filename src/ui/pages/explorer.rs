@@ -61,6 +61,12 @@ impl Library {
         library.load(&kind, ckpt, |path: String| async move { fetch_bytes(&path).await }).await
     }
 
+    pub fn put(&self, key: ModelKey, model: Model) {
+        if let Some(library) = self.0.try_get_value() {
+            library.put(key, model);
+        }
+    }
+
     pub fn checkpoint_label(&self, kind: &str, i: usize) -> Option<String> {
         self.0.try_get_value()?.checkpoint_label(kind, i)
     }

@@ -6,4 +6,5 @@ mod explorer;
 pub mod lab;
 mod lambda_panel;
 pub mod model;
+mod own_model;
 mod single;

@@ -7,6 +7,7 @@ use super::super::components::notice::{NoticeBar, StateNotes};
 use super::super::route::{Page, Router};
 use super::compare::CompareView;
 use super::explorer::{kind_title, options, Library};
+use super::own_model::OwnModel;
 use super::single::SingleView;
 use crate::state::model_state::{AttentionKind, Knob, ModelState, View, BITS, CHECKPOINT, CONTEXTS, DEPTH, NEEDLES, QUERIES};
 use leptos::prelude::*;
@@ -55,7 +56,17 @@ pub fn ModelPage(backend: RwSignal<Backend>) -> impl IntoView {
 /// The controls of both views; `single` adds the model and head selects (the compare
 /// view shows every model and picks each one's head on its grid).
 #[component]
-pub(super) fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signal<String>, shape: Memo<(usize, usize)>, single: bool) -> impl IntoView {
+pub(super) fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signal<String>, shape: Memo<(usize, usize)>, single: bool, #[prop(optional)] own: Option<RwSignal<Option<OwnModel>>>) -> impl IntoView {
+    // The reader's own model, while one is on screen: the model select names it and the
+    // training slider (the shipped models' checkpoints) is hidden.
+    let own_label = move || own.and_then(|o| o.get()).map(|o| o.label);
+    let choose_kind = move |ev: leptos::ev::Event| {
+        let v = event_target_value(&ev);
+        if let Some(o) = own {
+            o.set(None);
+        }
+        state.update(|s| s.kind = AttentionKind::from_slug(&v).unwrap_or(s.kind));
+    };
     let set = move |f: fn(&mut ModelState, String)| move |ev: leptos::ev::Event| { let v = event_target_value(&ev); state.update(|s| f(s, v)) };
     let numbered = |n: usize| (0..n).map(|i| (i.to_string(), i.to_string())).collect::<Vec<_>>();
     // A range input for one of the state's knobs, with the table's bounds and label.
@@ -67,10 +78,11 @@ pub(super) fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signa
     view! {
         <div class="controls">
             {single.then(|| view! { <div class="control"><label for="model-kind">"Model"</label>
-                <select id="model-kind" on:change=set(|s, v| s.kind = AttentionKind::from_slug(&v).unwrap_or(s.kind))>
-                    {options(AttentionKind::ALL.into_iter().map(|k| (k.slug().to_string(), kind_title(k).to_string())).collect(), move || state.with(|s| s.kind.slug().to_string()))}
+                <select id="model-kind" on:change=choose_kind>
+                    {options(AttentionKind::ALL.into_iter().map(|k| (k.slug().to_string(), kind_title(k).to_string())).collect(), move || if own_label().is_some() { "own".into() } else { state.with(|s| s.kind.slug().to_string()) })}
+                    {move || own_label().map(|l| view! { <option value="own" selected=true>{format!("Your model ({l})")}</option> })}
                 </select></div> })}
-            {slider(CHECKPOINT, checkpoint_label)}
+            <Show when=move || own_label().is_none()>{slider(CHECKPOINT, checkpoint_label)}</Show>
             {slider(NEEDLES, Signal::derive(move || state.with(|s| s.needles.to_string())))}
             {slider(QUERIES, Signal::derive(move || state.with(|s| s.queries.to_string())))}
             {slider(DEPTH, Signal::derive(move || state.with(|s| s.depth.map(|d| format!("{d}%")).unwrap_or_else(|| "random".into()))))}

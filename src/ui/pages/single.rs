@@ -8,6 +8,7 @@ use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::components::notice::StateNotes;
 use super::explorer::{cell_text, kind_title, Library, PromptEditor, Status, StatusLine};
 use super::model::ModelControls;
+use super::own_model::{OwnModel, OwnModelPanel};
 use crate::engine::model::{explain, render, word, Explained, LambdaTrace, RowSummary};
 use crate::engine::model_session::{compare_on_gpu, GpuComparison, ModelKey};
 use crate::state::model_state::{AttentionKind, ModelState};
@@ -85,7 +86,9 @@ fn explain_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
 pub fn SingleView(backend: RwSignal<Backend>, state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library) -> impl IntoView {
     let status = RwSignal::new(Status::Loading("model".into()));
     let loaded = RwSignal::new(None::<ModelKey>);
-    let which = Memo::new(move |_| state.with(|s| (s.kind.slug().to_string(), s.checkpoint)));
+    let own = RwSignal::new(None::<OwnModel>);
+    // The reader's model while one is loaded, else the state's shipped model.
+    let which = Memo::new(move |_| own.with(|o| o.as_ref().map(|o| (o.key.clone(), 0))).unwrap_or_else(|| state.with(|s| (s.kind.slug().to_string(), s.checkpoint))));
     // The card names its checkpoints; until it has arrived, say which one of five.
     let checkpoint_label = Signal::derive(move || {
         let (kind, i) = which.get();
@@ -97,7 +100,8 @@ pub fn SingleView(backend: RwSignal<Backend>, state: RwSignal<ModelState>, notes
     let view_state = ExplainedView { state, current };
     let hover = RwSignal::new(None::<Hover>);
     view! {
-        <ModelControls state checkpoint_label shape=view_state.shape() single=true />
+        <ModelControls state checkpoint_label shape=view_state.shape() single=true own />
+        <OwnModelPanel library own />
         <StatusLine status />
         <PromptView state current />
         <PromptEditor state shown=Signal::derive(move || current.get().map(|x| render(&x.prompt.tokens))) />
@@ -147,7 +151,8 @@ fn HeadMaps(view_state: ExplainedView, hover: RwSignal<Option<Hover>>) -> impl I
     });
     let n_tokens = Memo::new(move |_| current.with(|x| x.as_ref().map(|x| x.prompt.tokens.len()).unwrap_or(1)));
     let answer_span = Memo::new(move |_| current.with(|x| x.as_ref().map(|x| x.prompt.answer_spans[0].clone().collect::<Vec<_>>()).unwrap_or_default()));
-    let is_diff = move || state.with(|s| s.kind != AttentionKind::Baseline);
+    // Read off the run on screen (a reader's own model may be of any kind).
+    let is_diff = move || current.with(|x| x.as_ref().and_then(|x| x.output.layers.first()?.maps.first().map(|m| m.a2.is_some())).unwrap_or(false));
     let marked = Signal::derive(move || current.get().map(|x| x.answer_row()));
     let ticks = Signal::derive(move || current.get().map(|x| x.needle_words()).unwrap_or_default());
     let pick = Callback::new(move |i: usize| state.update(|s| s.row = Some(i)));
