@@ -214,7 +214,7 @@ mod tests {
         made.needle_spans.sort_by_key(|s| s.start);
         assert_eq!(parse(&render(&made.tokens)).unwrap(), made, "a generated prompt, typed back (needles in reading order)");
         let own = parse("sun Bern is 15 . rose ? Bern →").unwrap();
-        assert_eq!((own.tokens.len(), own.answer_positions.clone(), own.answers.clone(), own.answer_spans.clone(), own.context.clone()), (10, vec![9], vec![token_of("15").unwrap()], vec![2..6], 1..7));
+        assert_eq!((own.tokens.len(), own.answer_positions.clone(), own.answers.clone(), own.answer_spans.clone(), own.context.clone()), (10, vec![9], vec![token_of("15").unwrap()], vec![Range { start: 2, end: 6 }], 1..7));
         assert!(parse("sun Paris is 15 . ? Bern →").unwrap_err().contains("“Paris” (word 2)"));
         assert!(parse("sun Bern is 15 .").unwrap_err().starts_with("no query"));
         assert!(parse("sun Bern is 15 . ? Rome →").unwrap_err().contains("asks for Rome"));

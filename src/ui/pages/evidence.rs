@@ -70,7 +70,7 @@ fn NetTable(columns: RwSignal<Option<Columns>>) -> impl IntoView {
                 </thead>
                 <tbody>{body}</tbody>
             </table></div>
-            <p class="explain" id="net-honesty">{move || columns.with(|c| c.as_ref().map(|c| negative_lambdas(c)))}</p>
+            <p class="explain" id="net-honesty">{move || columns.with(|c| c.as_ref().map(negative_lambdas))}</p>
         </figure>
     }
 }
@@ -151,35 +151,27 @@ struct RunView {
     error: Option<String>,
 }
 
-/// Table 2 live: "Run 100 prompts" through the three models, accuracy as bars with the
-/// counts behind them, progress shown, cancellable.
-#[component]
-fn AccuracyRunPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoView {
-    let view_of = RwSignal::new(RunView::default());
-    let generation = StoredValue::new(0u64);
-    let start = move |_| {
-        let Some(models) = models.get() else { return };
-        generation.update_value(|g| *g += 1);
-        let mine = generation.get_value();
-        let s = state.get_untracked();
-        let spec = run_spec(&s, None);
-        let mut run = AccuracyRun::new(fresh_prompts(&spec, ACCURACY_PROMPTS, s.seed), models.len(), s.bits);
-        view_of.set(RunView { running: true, total: ACCURACY_PROMPTS, settings: run_settings(&s), counts: vec![(0, 0); 3], ..Default::default() });
+/// A run over fresh prompts as its panel drives it: a start drops any run before it, the
+/// job steps in slices through the three models, Cancel stops it where it is.
+#[derive(Clone, Copy)]
+struct RunControl {
+    view_of: RwSignal<RunView>,
+    generation: StoredValue<u64>,
+}
+
+impl RunControl {
+    fn new() -> Self {
+        Self { view_of: RwSignal::new(RunView::default()), generation: StoredValue::new(0) }
+    }
+
+    /// Runs `job` with `step` until done or dropped; `report` after each slice.
+    fn start<J: 'static>(self, models: Vec<Rc<Model>>, mut job: J, step: fn(&mut J, &[&Model]) -> Result<bool, String>, report: impl Fn(&J) + 'static) {
+        self.generation.update_value(|g| *g += 1);
+        let (mine, generation, view_of) = (self.generation.get_value(), self.generation, self.view_of);
         leptos::task::spawn_local(async move {
             let refs: Vec<&Model> = models.iter().map(|m| m.as_ref()).collect();
-            let run_cell = std::cell::RefCell::new(&mut run);
-            let result = run_sliced(
-                || run_cell.borrow_mut().step(&refs),
-                || generation.try_get_value() == Some(mine),
-                || {
-                    let r = run_cell.borrow();
-                    view_of.try_update(|v| {
-                        v.done = r.progress().0;
-                        v.counts = r.right.iter().zip(&r.asked).map(|(a, b)| (*a, *b)).collect();
-                    });
-                },
-            )
-            .await;
+            let cell = std::cell::RefCell::new(&mut job);
+            let result = run_sliced(|| step(&mut cell.borrow_mut(), &refs), || generation.try_get_value() == Some(mine), || report(&cell.borrow())).await;
             if generation.try_get_value() == Some(mine) {
                 view_of.try_update(|v| {
                     v.running = false;
@@ -187,11 +179,33 @@ fn AccuracyRunPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoVie
                 });
             }
         });
+    }
+
+    fn cancel(self) {
+        self.generation.update_value(|g| *g += 1);
+        self.view_of.update(|v| v.running = false);
+    }
+}
+
+/// Table 2 live: "Run 100 prompts" through the three models, accuracy as bars with the
+/// counts behind them, progress shown, cancellable.
+#[component]
+fn AccuracyRunPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoView {
+    let control = RunControl::new();
+    let view_of = control.view_of;
+    let start = move |_| {
+        let Some(models) = models.get() else { return };
+        let s = state.get_untracked();
+        let run = AccuracyRun::new(fresh_prompts(&run_spec(&s, None), ACCURACY_PROMPTS, s.seed), models.len(), s.bits);
+        view_of.set(RunView { running: true, total: ACCURACY_PROMPTS, settings: run_settings(&s), counts: vec![(0, 0); 3], ..Default::default() });
+        control.start(models, run, AccuracyRun::step, move |r| {
+            view_of.try_update(|v| {
+                v.done = r.progress().0;
+                v.counts = r.right.iter().zip(&r.asked).map(|(a, b)| (*a, *b)).collect();
+            });
+        });
     };
-    let cancel = move |_| {
-        generation.update_value(|g| *g += 1);
-        view_of.update(|v| v.running = false);
-    };
+    let cancel = move |_| control.cancel();
     let bars = move || {
         let v = view_of.get();
         (!v.counts.is_empty()).then(|| AccuracyBars(v))
@@ -254,42 +268,21 @@ fn AccuracyBars(v: RunView) -> impl IntoView {
 /// asked needle's depth, each model a line.
 #[component]
 fn DepthSweepPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoView {
-    let view_of = RwSignal::new(RunView::default());
+    let control = RunControl::new();
+    let view_of = control.view_of;
     let curves = RwSignal::new(Vec::<Vec<(f32, Net)>>::new());
-    let generation = StoredValue::new(0u64);
     let start = move |_| {
         let Some(models) = models.get() else { return };
-        generation.update_value(|g| *g += 1);
-        let mine = generation.get_value();
         let s = state.get_untracked();
-        let mut sweep = DepthSweep::fresh(&run_spec(&s, Some(1)), SWEEP_PROMPTS, s.seed, models.len());
+        let (n, sweep) = (models.len(), DepthSweep::fresh(&run_spec(&s, Some(1)), SWEEP_PROMPTS, s.seed, models.len()));
         view_of.set(RunView { running: true, total: sweep.progress().1, settings: run_settings(&ModelState { queries: 1, ..s }), ..Default::default() });
         curves.set(vec![]);
-        leptos::task::spawn_local(async move {
-            let refs: Vec<&Model> = models.iter().map(|m| m.as_ref()).collect();
-            let cell = std::cell::RefCell::new(&mut sweep);
-            let result = run_sliced(
-                || cell.borrow_mut().step(&refs),
-                || generation.try_get_value() == Some(mine),
-                || {
-                    let sw = cell.borrow();
-                    view_of.try_update(|v| v.done = sw.progress().0);
-                    curves.try_set((0..refs.len()).map(|m| sw.curve(m)).collect());
-                },
-            )
-            .await;
-            if generation.try_get_value() == Some(mine) {
-                view_of.try_update(|v| {
-                    v.running = false;
-                    v.error = result.err();
-                });
-            }
+        control.start(models, sweep, DepthSweep::step, move |sw| {
+            view_of.try_update(|v| v.done = sw.progress().0);
+            curves.try_set((0..n).map(|m| sw.curve(m)).collect());
         });
     };
-    let cancel = move |_| {
-        generation.update_value(|g| *g += 1);
-        view_of.update(|v| v.running = false);
-    };
+    let cancel = move |_| control.cancel();
     let chart = move |answer: bool| {
         Signal::derive(move || {
             let c = curves.get();

@@ -68,8 +68,8 @@ fn V2Lambdas(state: RwSignal<ModelState>) -> impl IntoView {
     };
     view! {
         <p class="explain">"DIFF V2 computes a λ for every token and head from the token itself. Scale them all, or replace them with one value; at λ = 0 each head is the softmax attention of its first map."</p>
-        {slider("v2-scale".into(), "Scale every λ by".into(), (V2_SCALE_RANGE.0, V2_SCALE_RANGE.1, 0.05), scale, || String::new(), move |v| state.update(|s| s.v2_lambda = V2Lambda::Scale(v)))}
-        {slider("v2-pin".into(), "Pin every λ to".into(), (V2_PIN_RANGE.0, V2_PIN_RANGE.1, 0.01), pin, || String::new(), move |v| state.update(|s| s.v2_lambda = V2Lambda::Pin(v)))}
+        {slider("v2-scale".into(), "Scale every λ by".into(), (V2_SCALE_RANGE.0, V2_SCALE_RANGE.1, 0.05), scale, String::new, move |v| state.update(|s| s.v2_lambda = V2Lambda::Scale(v)))}
+        {slider("v2-pin".into(), "Pin every λ to".into(), (V2_PIN_RANGE.0, V2_PIN_RANGE.1, 0.01), pin, String::new, move |v| state.update(|s| s.v2_lambda = V2Lambda::Pin(v)))}
         <p class="axis-note" id="v2-lambda-now">{now}</p>
         <div class="buttons">
             <button id="v2-lambda-zero" on:click=move |_| state.update(|s| s.v2_lambda = V2Lambda::Pin(0.0))>"λ = 0"</button>
