@@ -127,7 +127,8 @@ pub fn fresh_prompts(spec: &PromptSpec, count: usize, seed: u64) -> Vec<Prompt> 
 /// so the page can run it in slices, show progress and drop it.
 pub struct AccuracyRun {
     prompts: Vec<Prompt>,
-    options: ForwardOptions,
+    /// Each model's options (precision, λ override); maps are never kept here.
+    options: Vec<ForwardOptions>,
     /// The next (prompt, model).
     next: (usize, usize),
     /// Per model: queries answered right, and asked.
@@ -136,15 +137,18 @@ pub struct AccuracyRun {
 }
 
 impl AccuracyRun {
-    pub fn new(prompts: Vec<Prompt>, models: usize, logit_quant_bits: Option<u32>) -> Self {
-        Self { prompts, options: ForwardOptions { logit_quant_bits, ..Default::default() }, next: (0, 0), right: vec![0; models], asked: vec![0; models] }
+    /// `options`: one per model, in the order `step` is given the models.
+    pub fn new(prompts: Vec<Prompt>, options: Vec<ForwardOptions>) -> Self {
+        let models = options.len();
+        let options = options.into_iter().map(|o| ForwardOptions { maps: MapRequest::None, keep_logits: false, ..o }).collect();
+        Self { prompts, options, next: (0, 0), right: vec![0; models], asked: vec![0; models] }
     }
 
     /// Runs the next prompt through the next model; false once everything has run.
     pub fn step(&mut self, models: &[&Model]) -> Result<bool, String> {
         let (i, m) = self.next;
         let (Some(p), Some(model)) = (self.prompts.get(i), models.get(m)) else { return Ok(false) };
-        let out = model.forward(&p.tokens, &self.options).map_err(|e| e.to_string())?;
+        let out = model.forward(&p.tokens, &self.options[m]).map_err(|e| e.to_string())?;
         let verdicts = answers_right(&out, p);
         self.right[m] += verdicts.iter().filter(|r| **r).count();
         self.asked[m] += verdicts.len();
@@ -168,6 +172,8 @@ impl AccuracyRun {
 pub struct DepthSweep {
     /// (depth, its prompts).
     batches: Vec<(f32, Vec<Prompt>)>,
+    /// Each model's options, every map kept (the net weights need them).
+    options: Vec<ForwardOptions>,
     /// The next (depth, prompt, model).
     next: (usize, usize, usize),
     /// `[model][depth]`: summed net weights and the prompts summed.
@@ -178,22 +184,23 @@ pub struct DepthSweep {
 pub const DEPTHS: [f32; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
 impl DepthSweep {
-    pub fn new(batches: Vec<(f32, Vec<Prompt>)>, models: usize) -> Self {
-        let depths = batches.len();
-        Self { batches, next: (0, 0, 0), sums: vec![vec![(Net::default(), 0); depths]; models] }
+    /// `options`: one per model, in the order `step` is given the models.
+    pub fn new(batches: Vec<(f32, Vec<Prompt>)>, options: Vec<ForwardOptions>) -> Self {
+        let (depths, models) = (batches.len(), options.len());
+        let options = options.into_iter().map(|o| ForwardOptions { maps: MapRequest::All, keep_logits: false, ..o }).collect();
+        Self { batches, options, next: (0, 0, 0), sums: vec![vec![(Net::default(), 0); depths]; models] }
     }
 
     /// `count` fresh prompts at each of `DEPTHS` for `spec` (its depth replaced).
-    pub fn fresh(spec: &PromptSpec, count: usize, seed: u64, models: usize) -> Self {
+    pub fn fresh(spec: &PromptSpec, count: usize, seed: u64, options: Vec<ForwardOptions>) -> Self {
         let batches = DEPTHS.iter().enumerate().map(|(k, &d)| (d, fresh_prompts(&PromptSpec { target_depth: Some(d), ..spec.clone() }, count, seed ^ ((k as u64 + 1) << 40)))).collect();
-        Self::new(batches, models)
+        Self::new(batches, options)
     }
 
     pub fn step(&mut self, models: &[&Model]) -> Result<bool, String> {
         let (d, i, m) = self.next;
         let (Some(p), Some(model)) = (self.batches.get(d).and_then(|(_, ps)| ps.get(i)), models.get(m)) else { return Ok(false) };
-        let opts = ForwardOptions { maps: MapRequest::All, ..Default::default() };
-        let net = NetWeights::of(&model.forward(&p.tokens, &opts).map_err(|e| e.to_string())?, p).mean();
+        let net = NetWeights::of(&model.forward(&p.tokens, &self.options[m]).map_err(|e| e.to_string())?, p).mean();
         let cell = &mut self.sums[m][d];
         cell.0.answer += net.answer;
         cell.0.noise += net.noise;
@@ -241,13 +248,14 @@ mod tests {
     fn batches_run_a_prompt_per_step_and_count_every_query() {
         let (a, b) = (tiny("baseline"), tiny("diff_v2"));
         let spec = PromptSpec { context_len: 32, n_needles: 2, n_queries: 2, target_depth: None, distinct_values: false };
-        let mut run = AccuracyRun::new(fresh_prompts(&spec, 3, 1), 2, Some(4));
+        let four_bits = ForwardOptions { logit_quant_bits: Some(4), ..Default::default() };
+        let mut run = AccuracyRun::new(fresh_prompts(&spec, 3, 1), vec![four_bits.clone(), four_bits]);
         let mut steps = 0;
         while run.step(&[&a, &b]).unwrap() {
             steps += 1;
         }
         assert_eq!((steps, run.progress(), run.asked.clone()), (6, (3, 3), vec![6, 6]));
-        let mut sweep = DepthSweep::fresh(&spec, 2, 1, 1);
+        let mut sweep = DepthSweep::fresh(&spec, 2, 1, vec![ForwardOptions::default()]);
         while sweep.step(&[&b]).unwrap() {}
         assert_eq!(sweep.progress(), (10, 10));
         assert_eq!(sweep.curve(0).iter().map(|(d, _)| *d).collect::<Vec<_>>(), DEPTHS.to_vec());

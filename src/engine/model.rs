@@ -4,7 +4,8 @@
 use crate::core::attention::MapRequest;
 use crate::core::config::ModelConfig;
 use crate::core::init::seeded;
-use crate::core::model::{ForwardOptions, ModelOutput};
+pub use crate::core::model::ForwardOptions;
+use crate::core::model::ModelOutput;
 use crate::core::retrieval::{self, Prompt, PromptSpec};
 use crate::core::weights::TensorStore;
 use crate::state::model_state::{AttentionKind, ModelState};

@@ -172,6 +172,7 @@ describe('λ set by the reader, in the compare view (CPU mode)', () => {
     assert.equal(await pixels(page, '#cmp-diff_v2-main canvas.map'), before.v2map);
     assert.match(page.url(), /v1_lambda=%2C3/);
     assert.match(await text(page, '#lambda-panel-diff_v1 summary'), /changed/);
+    assert.match(await text(page, '#accuracy-run .explain'), /your λ for DIFF Transformer V1\)/, 'the runs use the λ on screen, and say so');
     // How long one λ step takes to recompute (the model that changed only).
     const ms = [];
     for (const v of ['2.5', '2', '1.5', '1', '0.5', '0.25', '0', '-0.5', '-1']) {
@@ -226,6 +227,7 @@ describe('your own prompt (CPU mode)', () => {
     await compareReady(page);
     const before = await text(page, '#prompt');
     await page.click('#prompt-editor summary');
+    await page.waitForFunction(() => document.querySelector('#prompt-text').value !== '');
     assert.match(await page.inputValue('#prompt-text'), /^<bos> .* → \d\d$/, 'the editor starts from the prompt on screen');
     await page.fill('#prompt-text', 'sun Bern is 15 . rose Lima is 22 . hills Paris ? Lima →');
     await page.click('#prompt-use');

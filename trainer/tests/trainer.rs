@@ -88,14 +88,14 @@ fn the_page_computes_the_papers_tables_as_the_evaluation_does() {
     let all: Vec<&Model> = loaded.iter().collect();
     for (context, bits) in [(TRAIN_CONTEXT, None), (4 * TRAIN_CONTEXT, Some(4))] {
         let batch = prompts(context, 4, 2, None, 12);
-        let mut run = AccuracyRun::new(batch.clone(), 3, bits);
+        let mut run = AccuracyRun::new(batch.clone(), vec![ForwardOptions { logit_quant_bits: bits, ..Default::default() }; 3]);
         while run.step(&all).unwrap() {}
         for (m, model) in all.iter().enumerate() {
             assert_eq!(run.accuracy(m), accuracy(model, &batch, bits), "model {m}, context {context}, bits {bits:?}");
         }
     }
     let count = 4;
-    let mut sweep = DepthSweep::new(DEPTHS.iter().map(|&d| (d, prompts(TRAIN_CONTEXT, 4, 1, Some(d), count))).collect(), 3);
+    let mut sweep = DepthSweep::new(DEPTHS.iter().map(|&d| (d, prompts(TRAIN_CONTEXT, 4, 1, Some(d), count))).collect(), vec![ForwardOptions::default(); 3]);
     while sweep.step(&all).unwrap() {}
     for (m, model) in all.iter().enumerate() {
         let (by_depth, _) = attention_weights(model, count);

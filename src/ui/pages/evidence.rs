@@ -7,7 +7,7 @@ use super::super::components::chart::{Chart, ChartSpec, Series, BLUE, GREY, ORAN
 use super::compare::Columns;
 use super::explorer::{kind_title, signed, Library};
 use crate::engine::evidence::{fresh_prompts, run_spec, AccuracyRun, DepthSweep, Net};
-use crate::engine::model::{LambdaTrace, Model};
+use crate::engine::model::{forward_options, ForwardOptions, LambdaTrace, Model};
 use crate::state::model_state::{AttentionKind, ModelState};
 use crate::ui::{now_ms, yield_to_browser};
 use leptos::prelude::*;
@@ -132,10 +132,18 @@ async fn run_sliced(mut step: impl FnMut() -> Result<bool, String>, alive: impl 
     }
 }
 
+/// Each model's forward options for a run: the state's precision and λ overrides, as
+/// the columns above use them.
+fn run_options(s: &ModelState, models: &[Rc<Model>]) -> Vec<ForwardOptions> {
+    models.iter().map(|m| forward_options(s, m.config.attention)).collect()
+}
+
 /// The settings a run was made with, in words (its results keep them).
 fn run_settings(s: &ModelState) -> String {
     let precision = s.bits.map_or("f32 attention logits".to_string(), |b| format!("attention logits at {b} bits"));
-    format!("N = {} needles, R = {} queries, context {} ({}× the training length), {precision}", s.needles, s.queries, s.context, s.context / 64)
+    let moved = AttentionKind::ALL.iter().filter(|k| s.lambda_override(**k) != Default::default() || s.subln_override(**k).is_some()).map(|k| kind_title(*k)).collect::<Vec<_>>();
+    let lambda = if moved.is_empty() { String::new() } else { format!(", your λ for {}", moved.join(" and ")) };
+    format!("N = {} needles, R = {} queries, context {} ({}× the training length), {precision}{lambda}", s.needles, s.queries, s.context, s.context / 64)
 }
 
 /// A run's state as its panel shows it.
@@ -196,7 +204,7 @@ fn AccuracyRunPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoVie
     let start = move |_| {
         let Some(models) = models.get() else { return };
         let s = state.get_untracked();
-        let run = AccuracyRun::new(fresh_prompts(&run_spec(&s, None), ACCURACY_PROMPTS, s.seed), models.len(), s.bits);
+        let run = AccuracyRun::new(fresh_prompts(&run_spec(&s, None), ACCURACY_PROMPTS, s.seed), run_options(&s, &models));
         view_of.set(RunView { running: true, total: ACCURACY_PROMPTS, settings: run_settings(&s), counts: vec![(0, 0); 3], ..Default::default() });
         control.start(models, run, AccuracyRun::step, move |r| {
             view_of.try_update(|v| {
@@ -274,7 +282,7 @@ fn DepthSweepPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoView
     let start = move |_| {
         let Some(models) = models.get() else { return };
         let s = state.get_untracked();
-        let (n, sweep) = (models.len(), DepthSweep::fresh(&run_spec(&s, Some(1)), SWEEP_PROMPTS, s.seed, models.len()));
+        let (n, sweep) = (models.len(), DepthSweep::fresh(&run_spec(&s, Some(1)), SWEEP_PROMPTS, s.seed, run_options(&s, &models)));
         view_of.set(RunView { running: true, total: sweep.progress().1, settings: run_settings(&ModelState { queries: 1, ..s }), ..Default::default() });
         curves.set(vec![]);
         control.start(models, sweep, DepthSweep::step, move |sw| {
