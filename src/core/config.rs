@@ -69,6 +69,11 @@ fn yes() -> bool {
     true
 }
 
+/// The largest size any one config field may have.
+pub const MAX_SIZE: usize = 1 << 20;
+/// The most parameters a config may describe (2³¹ f32 values: 8 GiB).
+pub const MAX_PARAMETERS: u128 = 1 << 31;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ModelConfig {
@@ -149,11 +154,40 @@ impl AttnShape {
 impl ModelConfig {
     pub fn from_json(text: &str) -> Result<Self, WeightsError> {
         let config: Self = serde_json::from_str(text).map_err(|e| WeightsError::Config(e.to_string()))?;
-        config.attn_shape()?;
-        if config.vocab_size == 0 || config.n_layers == 0 || config.ffn_hidden == 0 {
-            return Err(WeightsError::Config("vocab_size, n_layers and ffn_hidden must be positive".into()));
-        }
+        config.validate()?;
         Ok(config)
+    }
+
+    /// Every number a model's arithmetic relies on: sizes positive and small enough that
+    /// no width or tensor size wraps (on 32-bit wasm too), and the float settings finite
+    /// and in range, each error naming its field (a `rope_theta` of 0 or a negative
+    /// `norm_eps` would otherwise load and predict NaN).
+    pub fn validate(&self) -> Result<(), WeightsError> {
+        let err = |m: String| Err(WeightsError::Config(m));
+        let sizes = [("vocab_size", self.vocab_size), ("dim", self.dim), ("n_layers", self.n_layers), ("n_heads", self.n_heads), ("ffn_hidden", self.ffn_hidden)];
+        for (field, v) in sizes.into_iter().chain(self.head_dim.map(|d| ("head_dim", d))).chain(self.n_kv_heads.map(|k| ("n_kv_heads", k))) {
+            if v == 0 || v > MAX_SIZE {
+                return err(format!("{field} = {v} must be between 1 and {MAX_SIZE}"));
+            }
+        }
+        let shape = self.attn_shape()?;
+        // Elements of one layer's largest tensors and of the embeddings, in u128.
+        let (e, h, d, f, v) = (self.dim as u128, shape.n_heads as u128, shape.head_dim as u128, self.ffn_hidden as u128, self.vocab_size as u128);
+        let per_layer = 4 * e * 2 * h * d + 3 * e * f;
+        let total = per_layer * self.n_layers as u128 + 2 * v * e;
+        if total > MAX_PARAMETERS {
+            return err(format!("{total} parameters is more than this tool holds ({MAX_PARAMETERS}); check dim, n_heads, head_dim, ffn_hidden, n_layers"));
+        }
+        if !(self.norm_eps.is_finite() && self.norm_eps > 0.0) {
+            return err(format!("norm_eps = {} must be a positive number", self.norm_eps));
+        }
+        if !(self.rope_theta.is_finite() && self.rope_theta > 0.0) {
+            return err(format!("rope_theta = {} must be a positive number", self.rope_theta));
+        }
+        if let Some(l) = self.lambda_init.filter(|l| !l.is_finite()) {
+            return err(format!("lambda_init = {l} must be a finite number"));
+        }
+        Ok(())
     }
 
     pub fn attn_shape(&self) -> Result<AttnShape, WeightsError> {
@@ -163,5 +197,25 @@ impl ModelConfig {
     /// λ_init of the V1 layer at `depth` (0-based).
     pub fn lambda_init(&self, depth: usize) -> f32 {
         self.lambda_init.unwrap_or_else(|| lambda_init_for_depth(depth))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Configs that once loaded and predicted NaN, or panicked, are refused by name.
+    #[test]
+    fn configs_that_would_wrap_or_give_nan_are_refused_by_field() {
+        let base = r#"{"attention":"diff_v1","vocab_size":76,"dim":64,"n_layers":3,"n_heads":2,"ffn_hidden":172"#;
+        assert!(ModelConfig::from_json(&format!("{base}}}")).is_ok());
+        for (extra, field) in [(r#","rope_theta":0"#, "rope_theta"), (r#","norm_eps":-1"#, "norm_eps"), (r#","n_kv_heads":0"#, "n_kv_heads")] {
+            let e = ModelConfig::from_json(&format!("{base}{extra}}}")).unwrap_err().to_string();
+            assert!(e.contains(field), "{extra}: {e}");
+        }
+        for (from, to, field) in [(r#""n_heads":2"#, r#""n_heads":2147483648"#, "n_heads"), (r#""n_layers":3"#, r#""n_layers":4000000000"#, "n_layers"), (r#""dim":64"#, r#""dim":1048576"#, "parameters")] {
+            let e = ModelConfig::from_json(&format!("{base}}}").replace(from, to)).unwrap_err().to_string();
+            assert!(e.contains(field), "{to}: {e}");
+        }
     }
 }

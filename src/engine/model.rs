@@ -327,7 +327,10 @@ mod tests {
         let err = load_user_model("big.json", huge.as_bytes(), "w.safetensors", b"").unwrap_err();
         assert!(err.starts_with("big.json: ") && err.contains("n_heads"), "{err}");
         let layers = String::from_utf8(v1_config).unwrap().replace("\"n_layers\": 3", "\"n_layers\": 4000000000");
-        assert!(load_user_model("c.json", layers.as_bytes(), "w", b"").unwrap_err().contains("n_layers = 4000000000 is more than this page runs"));
+        let err = load_user_model("c.json", layers.as_bytes(), "w", b"").unwrap_err();
+        assert!(err.starts_with("c.json: ") && err.contains("n_layers = 4000000000"), "{err}");
+        let deep = String::from_utf8(read("diff_v1/config.json")).unwrap().replace("\"n_layers\": 3", "\"n_layers\": 100");
+        assert!(load_user_model("c.json", deep.as_bytes(), "w", b"").unwrap_err().contains("n_layers = 100 is more than this page runs"));
         assert!(load_user_model("c.json", &[0xff, 0xfe], "w", b"").unwrap_err().contains("not a text file"));
     }
 

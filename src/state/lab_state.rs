@@ -117,6 +117,8 @@ impl LabState {
             let n = &mut notices;
             match key.as_str() {
                 "seed" => read(key, raw, SEED, &mut s.seed, n),
+                // A row that is not a number leaves the default row, and says so.
+                "row" if raw.trim().parse::<usize>().is_err() => n.push(format!("row={raw} is not a row number; showing the default row")),
                 "row" => {
                     let mut row = 0usize;
                     read(key, raw, (0, N.max as usize - 1), &mut row, n);
@@ -214,6 +216,11 @@ mod tests {
         let all = notices.join("\n");
         for needle in ["lambda=9 is above 2; set to 2", "n=-3 is not a valid value", "noise=NaN is not a number", "seed=abc", "unknown setting `zzz`", "k=500 is above 64", "row=99999"] {
             assert!(all.contains(needle), "missing notice {needle:?} in\n{all}");
+        }
+        for raw in ["row=", "row=-0", "row=x"] {
+            let (s, notices) = LabState::from_params(&query::parse(raw));
+            assert_eq!(s.row, None, "{raw} opens the default row");
+            assert!(notices[0].ends_with("is not a row number; showing the default row"), "{notices:?}");
         }
     }
 }

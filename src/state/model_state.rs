@@ -228,6 +228,8 @@ impl ModelState {
                     }
                 }
                 "seed" => read(key, raw, (0, u32::MAX as u64), &mut s.seed, n),
+                // A row that is not a number leaves the default row, and says so.
+                "row" if raw.trim().parse::<usize>().is_err() => n.push(format!("row={raw} is not a row number; showing the default row")),
                 "row" => {
                     let mut row = 0usize;
                     read(key, raw, (0, 4095), &mut row, n);
