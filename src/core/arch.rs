@@ -36,18 +36,18 @@ impl Default for ArchConfig {
 /// Parameter count of one attention block, by matrix.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AttentionParams {
-    pub q: u64,
-    pub k: u64,
-    pub v: u64,
-    pub out: u64,
+    pub q: u128,
+    pub k: u128,
+    pub v: u128,
+    pub out: u128,
     /// V1: λ_q1, λ_k1, λ_q2, λ_k2 (4·d); V2: `lambda_proj` (heads·E).
-    pub lambda: u64,
+    pub lambda: u128,
     /// V1's per-head RMSNorm gain, shared by the heads (2d).
-    pub head_norm: u64,
+    pub head_norm: u128,
 }
 
 impl AttentionParams {
-    pub fn total(&self) -> u64 {
+    pub fn total(&self) -> u128 {
         self.q + self.k + self.v + self.out + self.lambda + self.head_norm
     }
 }
@@ -61,8 +61,10 @@ pub enum Variant {
 }
 
 impl ArchConfig {
-    fn u(x: usize) -> u64 {
-        x as u64
+    /// Counts are exact in u128: every size is at most 10⁶ in the calculator, so the
+    /// largest product (10⁶ layers of 10⁶ × 10⁶ × 10⁶ matrices) is about 10²⁴.
+    fn u(x: usize) -> u128 {
+        x as u128
     }
 
     pub fn attention_params(&self, variant: Variant) -> AttentionParams {
@@ -77,12 +79,12 @@ impl ArchConfig {
     }
 
     /// SwiGLU: gate, up and down projections.
-    pub fn ffn_params(&self) -> u64 {
+    pub fn ffn_params(&self) -> u128 {
         3 * Self::u(self.hidden) * Self::u(self.ffn_hidden)
     }
 
     /// Embedding, L blocks (attention, FFN, two RMSNorm gains), final norm, LM head.
-    pub fn model_params(&self, variant: Variant) -> u64 {
+    pub fn model_params(&self, variant: Variant) -> u128 {
         let e = Self::u(self.hidden);
         let block = self.attention_params(variant).total() + self.ffn_params() + 2 * e;
         let embeddings = Self::u(self.vocab) * e * if self.tied_embeddings { 1 } else { 2 };
@@ -92,14 +94,14 @@ impl ArchConfig {
     /// KV-cache bytes stored per token, all layers. V1 caches K (2·H_kv/2 sub-heads of d)
     /// and V (H_kv/2 heads of 2d): the same widths as the baseline; V2 keeps the
     /// baseline's KV heads, so its cache equals the baseline's too.
-    pub fn kv_cache_bytes_per_token(&self, _variant: Variant) -> u64 {
+    pub fn kv_cache_bytes_per_token(&self, _variant: Variant) -> u128 {
         2 * Self::u(self.kv_heads) * Self::u(self.head_dim) * Self::u(self.cache_bytes_per_value) * Self::u(self.layers)
     }
 
     /// Cache bytes read per decoded token. V1's kernels run one attention per softmax
     /// branch over the whole V cache (its value heads are 2d wide), so they read the V
     /// cache twice; V2 runs the 2H query heads against the cache once.
-    pub fn kv_cache_bytes_read_per_token(&self, variant: Variant) -> u64 {
+    pub fn kv_cache_bytes_read_per_token(&self, variant: Variant) -> u128 {
         let stored = self.kv_cache_bytes_per_token(variant);
         match variant {
             Variant::DiffV1 => stored / 2 * 3,

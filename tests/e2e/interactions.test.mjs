@@ -305,6 +305,10 @@ describe('issue 12: CPU mode only (layout, typing, the badge)', () => {
     assert.match(await text(linked, 'main .notice'), /heads=99999999 is above 1000000; set to 1000000/, 'and the same message');
     await type('layers', 12);
     await page.waitForFunction(() => !document.querySelector('main .notice'), null, { timeout: 5000 });
+    // The largest config the calculator allows is counted exactly, never wrapped (issue 18, item 6).
+    const huge = await b.open('#/arch?hidden=1000000&heads=1000000&head_dim=1000000&kv_heads=1000000&layers=1000000&ffn=1000000&vocab=1000000');
+    assert.equal(await text(huge, 'tr[data-variant="baseline"] td:nth-child(3)'), '4.00 × 10²⁴ (4,000,003,000,004,000,001,000,000)');
+    assert.match(await text(huge, 'tr[data-variant="DIFF V1"] td:nth-child(4)'), /^\+6\.00 × 10¹² \(6,000,000,000,000\)$/);
   });
 
   it('#9 the CPU badge says it kindly, the reason one click away', async () => {

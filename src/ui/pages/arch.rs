@@ -3,22 +3,9 @@
 
 use super::super::components::notice::{NoticeBar, StateNotes};
 use super::super::route::{Page, Router};
-use crate::engine::arch::{lambda_init_for_depth, ArchConfig, Variant};
+use crate::engine::arch::{count, difference, lambda_init_for_depth, ArchConfig, Variant};
 use crate::state::arch_state::{self, Field, FIELDS, RANGE};
 use leptos::prelude::*;
-
-/// 6 738 415 616 → "6.74 B (6,738,415,616)".
-fn count(n: u64) -> String {
-    let digits = n.to_string();
-    let grouped: String = digits.chars().rev().collect::<Vec<_>>().chunks(3).map(|c| c.iter().collect::<String>()).collect::<Vec<_>>().join(",").chars().rev().collect();
-    let short = match n {
-        n if n >= 1_000_000_000 => format!("{:.2} B", n as f64 / 1e9),
-        n if n >= 1_000_000 => format!("{:.2} M", n as f64 / 1e6),
-        n if n >= 1_000 => format!("{:.1} k", n as f64 / 1e3),
-        n => n.to_string(),
-    };
-    format!("{short} ({grouped})")
-}
 
 #[component]
 pub fn ArchPage() -> impl IntoView {
@@ -59,9 +46,9 @@ pub fn ArchPage() -> impl IntoView {
                 <td>{name}</td>
                 <td>{move || count(c().attention_params(variant).total())}</td>
                 <td>{move || count(c().model_params(variant))}</td>
-                <td>{move || { let d = c().model_params(variant) as i64 - c().model_params(Variant::Baseline) as i64; if d == 0 { "—".into() } else { format!("+{}", count(d as u64)) } }}</td>
-                <td>{move || format!("{} KiB", c().kv_cache_bytes_per_token(variant) / 1024)}</td>
-                <td>{move || format!("{} KiB", c().kv_cache_bytes_read_per_token(variant) / 1024)}</td>
+                <td>{move || difference(c().model_params(variant), c().model_params(Variant::Baseline))}</td>
+                <td>{move || format!("{} KiB", count(c().kv_cache_bytes_per_token(variant) / 1024))}</td>
+                <td>{move || format!("{} KiB", count(c().kv_cache_bytes_read_per_token(variant) / 1024))}</td>
             </tr>
         }
     };
