@@ -51,7 +51,7 @@ fn counts_match_the_core_models_tensors() {
         let json = format!(r#"{{"attention": "{kind}", "vocab_size": 50, "dim": 64, "n_layers": 2, "n_heads": {heads}, "n_kv_heads": {}, "head_dim": 16, "ffn_hidden": 128, "tie_embeddings": true}}"#, heads / 2);
         let model = Model::random(ModelConfig::from_json(&json).unwrap(), 0).unwrap();
         let store = model.to_store();
-        let count: u64 = store.names().map(|n| store.get(n).unwrap().data.len() as u64).sum();
+        let count: u128 = store.names().map(|n| store.get(n).unwrap().data.len() as u128).sum();
         assert_eq!(count, c.model_params(variant), "{kind}");
     }
 }

@@ -16,7 +16,7 @@ pub fn LambdaPanel(kind: AttentionKind, state: RwSignal<ModelState>, columns: Rw
     };
     Some(view! {
         <details class="lambda-panel" id=format!("lambda-panel-{}", kind.slug())>
-            <summary>{move || if moved() { "Set λ yourself (changed: the maps and predictions above use your λ)" } else { "Set λ yourself" }}</summary>
+            <summary>{move || if moved() { "Set λ yourself (changed: this column uses your λ)" } else { "Set λ yourself" }}</summary>
             {body}
         </details>
     })
@@ -25,7 +25,7 @@ pub fn LambdaPanel(kind: AttentionKind, state: RwSignal<ModelState>, columns: Rw
 /// A labelled range input; `value` is what it shows, `set` what moving it does.
 fn slider(id: String, label: String, (min, max, step): (f32, f32, f32), value: impl Fn() -> f32 + Copy + Send + Sync + 'static, note: impl Fn() -> String + Send + Sync + 'static, set: impl Fn(f32) + Copy + 'static) -> impl IntoView {
     view! {
-        <div class="control"><label for=id.clone()><span>{label}</span><span class="value">{move || format!("{:.2}{}", value(), note())}</span></label>
+        <div class="control"><label for=id.clone()><span>{label}</span><span class="value">{move || format!("{:.2}{}", value(), note()).replace('-', "−")}</span></label>
             <input type="range" id=id min=min max=max step=step prop:value=move || value().to_string()
                 on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse::<f32>() { set(v) } } /></div>
     }
@@ -61,6 +61,8 @@ fn V2Lambdas(state: RwSignal<ModelState>) -> impl IntoView {
     let mode = move || state.with(|s| s.v2_lambda);
     let scale = move || match mode() { V2Lambda::Scale(f) => f, _ => 1.0 };
     let pin = move || match mode() { V2Lambda::Pin(v) => v, _ => 0.5 };
+    // A slider that is not the one in use says so, so its number is not read as the λ.
+    let idle = |not_used: bool| if not_used { " (not in use)".to_string() } else { String::new() };
     let now = move || match mode() {
         V2Lambda::Learnt => "Now: the learnt λ, sigmoid(x·W_λ) for every token and head.".to_string(),
         V2Lambda::Scale(f) => format!("Now: every learnt λ times {f:.2}."),
@@ -68,8 +70,8 @@ fn V2Lambdas(state: RwSignal<ModelState>) -> impl IntoView {
     };
     view! {
         <p class="explain">"DIFF V2 computes a λ for every token and head from the token itself. Scale them all, or replace them with one value; at λ = 0 each head is the softmax attention of its first map."</p>
-        {slider("v2-scale".into(), "Scale every λ by".into(), (V2_SCALE_RANGE.0, V2_SCALE_RANGE.1, 0.05), scale, String::new, move |v| state.update(|s| s.v2_lambda = V2Lambda::Scale(v)))}
-        {slider("v2-pin".into(), "Pin every λ to".into(), (V2_PIN_RANGE.0, V2_PIN_RANGE.1, 0.01), pin, String::new, move |v| state.update(|s| s.v2_lambda = V2Lambda::Pin(v)))}
+        {slider("v2-scale".into(), "Scale every λ by".into(), (V2_SCALE_RANGE.0, V2_SCALE_RANGE.1, 0.05), scale, move || idle(!matches!(mode(), V2Lambda::Scale(_))), move |v| state.update(|s| s.v2_lambda = V2Lambda::Scale(v)))}
+        {slider("v2-pin".into(), "Pin every λ to".into(), (V2_PIN_RANGE.0, V2_PIN_RANGE.1, 0.01), pin, move || idle(!matches!(mode(), V2Lambda::Pin(_))), move |v| state.update(|s| s.v2_lambda = V2Lambda::Pin(v)))}
         <p class="axis-note" id="v2-lambda-now">{now}</p>
         <div class="buttons">
             <button id="v2-lambda-zero" on:click=move |_| state.update(|s| s.v2_lambda = V2Lambda::Pin(0.0))>"λ = 0"</button>
