@@ -6,7 +6,7 @@ use crate::core::config::ModelConfig;
 use crate::core::init::seeded;
 pub use crate::core::model::ForwardOptions;
 use crate::core::model::ModelOutput;
-use crate::core::retrieval::{self, Prompt, PromptSpec};
+use crate::core::retrieval::{self, PromptSpec};
 use crate::core::weights::TensorStore;
 use crate::state::model_state::{AttentionKind, ModelState};
 use std::sync::Arc;
@@ -16,7 +16,7 @@ use std::ops::Range;
 /// What the explorer reads of the core, through the engine.
 pub use crate::core::attention::LambdaTrace;
 pub use crate::core::model::Model;
-pub use crate::core::retrieval::{render, word};
+pub use crate::core::retrieval::{render, word, Prompt};
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 pub struct CheckpointInfo {

@@ -7,7 +7,7 @@ use super::super::components::heatmap::{paint, Heatmap, Hover, PooledMap};
 use super::super::components::notice::StateNotes;
 use super::evidence::Evidence;
 use super::lambda_panel::LambdaPanel;
-use super::explorer::{cell_text, kind_title, signed, Library, PromptEditor, Status, StatusLine};
+use super::explorer::{cell_text, kind_title, prompt_tokens, signed, Library, PromptEditor, Status, StatusLine};
 use super::model::ModelControls;
 use crate::engine::model::{explain_each, render, lambda_sentence, learnt_lambdas, word, ColumnRun, Explained};
 use crate::state::model_state::{column_of, AttentionKind, ModelState};
@@ -24,6 +24,8 @@ use std::sync::Arc;
 pub(super) struct Columns {
     pub runs: Vec<Arc<Explained>>,
     cache: Vec<ColumnRun>,
+    /// The checkpoint the runs are of (a new one reruns everything).
+    checkpoint: usize,
     pub learnt: Vec<Vec<Option<f32>>>,
     /// How many models the last update ran, and in how long.
     pub reran: usize,
@@ -85,7 +87,7 @@ fn compare_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
         let models: Vec<&crate::engine::model::Model> = models.iter().map(|m| m.as_ref()).collect();
         let s = state.get_untracked();
         // A new checkpoint's models share nothing with the previous runs.
-        let previous = columns.with_untracked(|c| c.as_ref().filter(|c| c.learnt == models.iter().map(|m| learnt_lambdas(m)).collect::<Vec<_>>()).map(|c| c.cache.clone())).unwrap_or_default();
+        let previous = columns.with_untracked(|prev| prev.as_ref().filter(|p| p.checkpoint == c).map(|p| p.cache.clone())).unwrap_or_default();
         let t0 = now_ms();
         match explain_each(&models, &s, &previous) {
             Ok(cache) => {
@@ -99,7 +101,7 @@ fn compare_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
                 let learnt = models.iter().map(|m| learnt_lambdas(m)).collect();
                 let reran = cache.iter().enumerate().filter(|(i, r)| previous.get(*i).is_none_or(|p| !Arc::ptr_eq(&p.explained, &r.explained))).count();
                 let version = columns.with_untracked(|c| c.as_ref().map_or(0, |c| c.version + 1));
-                columns.set(Some(Columns { runs, cache, learnt, reran, ms: now_ms() - t0, version }));
+                columns.set(Some(Columns { runs, cache, checkpoint: c, learnt, reran, ms: now_ms() - t0, version }));
                 if !moved.is_empty() {
                     notes.set(clamped.clone(), [notes.lines_for(&s), moved].concat());
                     state.set(clamped);
@@ -167,11 +169,7 @@ pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
 fn PromptLine(columns: RwSignal<Option<Columns>>) -> impl IntoView {
     let tokens = move || {
         let c = columns.get()?;
-        let p = &c.runs[0].prompt;
-        Some(p.tokens.iter().enumerate().map(|(i, &t)| {
-            let class = if p.answer_spans[0].contains(&i) { "tok answer" } else if p.needle_spans.iter().any(|s| s.contains(&i)) { "tok needle" } else if i >= p.context.end { "tok query" } else { "tok" };
-            view! { <span class=class title=format!("position {i}")>{word(t)}</span> }
-        }).collect_view())
+        Some(prompt_tokens(&c.runs[0].prompt))
     };
     view! { <div class="panel prompt" id="prompt">{tokens}</div> }
 }

@@ -4,7 +4,7 @@
 
 use super::super::components::heatmap::Hover;
 use super::super::components::readout::readable;
-use crate::engine::model::{check_prompt, vocabulary, word, Explained, Model};
+use crate::engine::model::{check_prompt, vocabulary, word, Explained, Model, Prompt};
 use crate::engine::model_session::{ModelKey, ModelLibrary};
 use crate::state::model_state::{AttentionKind, ModelState};
 use leptos::prelude::*;
@@ -151,4 +151,13 @@ pub fn PromptEditor(state: RwSignal<ModelState>, shown: Signal<Option<String>>) 
             <p class="notice" id="prompt-error" role="alert" hidden=move || error.with(Option::is_none)>{move || error.get().unwrap_or_default()}</p>
         </details>
     }
+}
+
+/// A prompt's tokens, the asked needle, the other needles and the queries marked (the
+/// prompt line of both views).
+pub fn prompt_tokens(p: &Prompt) -> impl IntoView {
+    p.tokens.iter().enumerate().map(|(i, &t)| {
+        let class = if p.answer_spans[0].contains(&i) { "tok answer" } else if p.needle_spans.iter().any(|s| s.contains(&i)) { "tok needle" } else if i >= p.context.end { "tok query" } else { "tok" };
+        view! { <span class=class title=format!("position {i}")>{word(t)}</span> }
+    }).collect_view()
 }

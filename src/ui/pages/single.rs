@@ -6,7 +6,7 @@ use super::super::backend::{self, Backend};
 use super::super::components::chart::{Chart, ChartSpec, Series, ORANGE};
 use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::components::notice::StateNotes;
-use super::explorer::{cell_text, kind_title, Library, PromptEditor, Status, StatusLine};
+use super::explorer::{cell_text, kind_title, prompt_tokens, Library, PromptEditor, Status, StatusLine};
 use super::model::ModelControls;
 use super::own_model::{OwnModel, OwnModelPanel};
 use crate::engine::model::{explain, render, word, Explained, LambdaTrace, RowSummary};
@@ -254,12 +254,7 @@ fn GpuCheck(
 fn PromptView(state: RwSignal<ModelState>, current: Signal<Option<Arc<Explained>>>) -> impl IntoView {
     let view_tokens = move || {
         let x = current.get()?;
-        let p = &x.prompt;
-        let tokens = p.tokens.iter().enumerate().map(|(i, &t)| {
-            let class = if p.answer_spans[0].contains(&i) { "tok answer" } else if p.needle_spans.iter().any(|s| s.contains(&i)) { "tok needle" } else if i >= p.context.end { "tok query" } else { "tok" };
-            view! { <span class=class title=format!("position {i}")>{word(t)}</span> }
-        }).collect_view();
-        Some(tokens)
+        Some(prompt_tokens(&x.prompt))
     };
     let predictions = move || {
         let x = current.get()?;
