@@ -3,6 +3,7 @@
 //! - `core`: the reference math, pure Rust with no web crates, compiled natively for tests
 //!   and to wasm32 as the browser's CPU path. Everything else is tested against it.
 //! - `gpu`: the same computations on wgpu/WebGPU; it never imports the UI.
+//! - `cli`: the `difflens-layer` command's checks and run (native only).
 //! - `ui`: the Leptos pages (wasm32 only); they call the core or the GPU and own no math.
 
 pub mod core;
@@ -10,5 +11,7 @@ pub mod engine;
 pub mod state;
 pub mod viz;
 pub mod gpu;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

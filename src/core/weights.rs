@@ -7,12 +7,12 @@
 
 use half::{bf16, f16};
 use ndarray::{Array1, Array2, ArrayD, IxDyn};
-use safetensors::{Dtype, SafeTensors};
+use safetensors::{Dtype, SafeTensorError, SafeTensors};
 use std::collections::BTreeMap;
 
-#[derive(Debug, thiserror::Error, PartialEq)]
+#[derive(Clone, Debug, thiserror::Error, PartialEq)]
 pub enum WeightsError {
-    #[error("not a readable safetensors file: {0}")]
+    #[error("{0}")]
     Format(String),
     #[error("tensor `{name}` is missing (expected shape {expected:?})")]
     Missing { name: String, expected: Vec<usize> },
@@ -22,8 +22,24 @@ pub enum WeightsError {
     Dtype { name: String, dtype: String },
     #[error("tensor `{name}` holds a NaN or an infinity")]
     NonFinite { name: String },
+    #[error("there is no tensor `{name}` (the file holds {held})")]
+    Absent { name: String, held: String },
     #[error("model config: {0}")]
     Config(String),
+}
+
+/// What is wrong with a file the safetensors crate refused, in the reader's terms: a
+/// text or HTML file is "not a safetensors file", not "HeaderTooLarge".
+fn format_problem(bytes: &[u8], e: &SafeTensorError) -> String {
+    use SafeTensorError as E;
+    let start: String = bytes.iter().take(16).map(|&b| if b.is_ascii_graphic() || b == b' ' { b as char } else { '·' }).collect();
+    match e {
+        E::HeaderTooSmall => format!("not a safetensors file: it is {} bytes long, shorter than the 8-byte header length every safetensors file starts with", bytes.len()),
+        E::HeaderTooLarge | E::InvalidHeaderLength | E::InvalidHeaderStart | E::InvalidHeader | E::InvalidHeaderDeserialization => {
+            format!("not a safetensors file: a safetensors file starts with an 8-byte length and a JSON header, this one starts with \"{start}\" (text, HTML or another format?)")
+        }
+        other => format!("a damaged safetensors file (truncated, or its tensor offsets do not fit): {other}"),
+    }
 }
 
 /// One tensor converted to f32, with its shape.
@@ -34,9 +50,14 @@ pub struct Tensor {
 }
 
 /// Every tensor of a checkpoint, by full name, converted to f32 once at load.
+///
+/// A tensor that cannot be read as f32 (an I64 `num_batches_tracked`, a NaN) does not
+/// reject the whole file: it is kept as its error, reported only if a model asks for it,
+/// because PyTorch state dicts often carry tensors a layer never reads.
 #[derive(Clone, Debug, Default)]
 pub struct TensorStore {
     tensors: BTreeMap<String, Tensor>,
+    unreadable: BTreeMap<String, WeightsError>,
 }
 
 fn to_f32(name: &str, dtype: Dtype, bytes: &[u8]) -> Result<Vec<f32>, WeightsError> {
@@ -56,13 +77,36 @@ fn to_f32(name: &str, dtype: Dtype, bytes: &[u8]) -> Result<Vec<f32>, WeightsErr
 impl TensorStore {
     /// Parses a safetensors file; the crate checks the header and every offset.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, WeightsError> {
-        let file = SafeTensors::deserialize(bytes).map_err(|e| WeightsError::Format(e.to_string()))?;
-        let mut tensors = BTreeMap::new();
+        let file = SafeTensors::deserialize(bytes).map_err(|e| WeightsError::Format(format_problem(bytes, &e)))?;
+        let mut store = Self::default();
         for (name, view) in file.tensors() {
-            let data = to_f32(&name, view.dtype(), view.data())?;
-            tensors.insert(name, Tensor { shape: view.shape().to_vec(), data });
+            match to_f32(&name, view.dtype(), view.data()) {
+                Ok(data) => {
+                    store.tensors.insert(name, Tensor { shape: view.shape().to_vec(), data });
+                }
+                Err(e) => {
+                    store.unreadable.insert(name, e);
+                }
+            }
         }
-        Ok(Self { tensors })
+        Ok(store)
+    }
+
+    /// The tensors of this file that `used` (what a model read back out) does not hold,
+    /// with why each could not have been read anyway when that is the case.
+    pub fn ignored(&self, used: &TensorStore) -> Vec<String> {
+        let unused = self.tensors.keys().filter(|n| used.get(n).is_none()).cloned();
+        let unreadable = self.unreadable.iter().filter(|(n, _)| used.get(n).is_none()).map(|(n, e)| format!("{n} ({e})"));
+        unused.chain(unreadable).collect()
+    }
+
+    /// A tensor by full name: its values, or why this file's tensor of that name cannot
+    /// be read (`None` when there is no such tensor).
+    fn lookup(&self, name: &str) -> Option<Result<&Tensor, WeightsError>> {
+        match self.unreadable.get(name) {
+            Some(e) => Some(Err(e.clone())),
+            None => self.tensors.get(name).map(Ok),
+        }
     }
 
     pub fn insert(&mut self, name: impl Into<String>, shape: Vec<usize>, data: Vec<f32>) {
@@ -133,7 +177,7 @@ impl<'a> Scope<'a> {
 
     fn checked(&self, name: &str, expected: &[usize]) -> Result<&'a Tensor, WeightsError> {
         let full = self.full_name(name);
-        let tensor = self.store.get(&full).ok_or_else(|| WeightsError::Missing { name: full.clone(), expected: expected.to_vec() })?;
+        let tensor = self.store.lookup(&full).ok_or_else(|| WeightsError::Missing { name: full.clone(), expected: expected.to_vec() })??;
         if tensor.shape != expected {
             return Err(WeightsError::Shape { name: full, expected: expected.to_vec(), found: tensor.shape.clone() });
         }
@@ -152,7 +196,12 @@ impl<'a> Scope<'a> {
     /// A tensor of any rank, for inputs such as `x` of shape `[B, T, E]` or `[T, E]`.
     pub fn any(&self, name: &str) -> Result<ArrayD<f32>, WeightsError> {
         let full = self.full_name(name);
-        let t = self.store.get(&full).ok_or_else(|| WeightsError::Missing { name: full, expected: vec![] })?;
+        let Some(found) = self.store.lookup(&full) else {
+            let held: Vec<&str> = self.store.tensors.keys().chain(self.store.unreadable.keys()).map(String::as_str).collect();
+            let held = if held.is_empty() { "no tensors".to_string() } else { held.join(", ") };
+            return Err(WeightsError::Absent { name: full, held });
+        };
+        let t = found?;
         Ok(ArrayD::from_shape_vec(IxDyn(&t.shape), t.data.clone()).expect("safetensors checked the size"))
     }
 }

@@ -96,7 +96,9 @@ impl Knob {
         } else {
             let mut v = (self.get)(s) as f32;
             read(self.key, raw, (self.min as f32, self.max as f32), &mut v, notices);
-            (self.put)(s, v as f64);
+            // Kept to the link's precision (four decimals), so the link it writes back
+            // describes the same state: 1e-41 would otherwise be held but written as 0.
+            (self.put)(s, ((v as f64) * 1e4).round() / 1e4);
         }
     }
 }

@@ -245,7 +245,10 @@ impl ModelState {
                 },
             }
         }
-        s.queries = s.queries.min(s.needles);
+        if s.queries > s.needles {
+            notices.push(format!("r={} queries need as many needles (n={}); set to {}", s.queries, s.needles, s.needles));
+            s.queries = s.needles;
+        }
         // Links made before the compare view named one model and no view: they open on it.
         if params.iter().any(|(k, _)| k == "model") && !params.iter().any(|(k, _)| k == "view") {
             s.view = View::Single;
@@ -365,7 +368,7 @@ mod tests {
         assert!(picked.clamp_pick(AttentionKind::DiffV1, 2).is_some() && picked.picks[1].is_none() && picked.clamp_pick(AttentionKind::DiffV1, 2).is_none());
         let (bad, notices) = ModelState::from_params(&query::parse("model=gpt&ckpt=9&ctx=100&r=2&n=1&layer=x"));
         assert_eq!((bad.kind, bad.checkpoint, bad.context, bad.queries), (AttentionKind::DiffV2, 4, 128, 1));
-        assert_eq!(notices.len(), 4, "{notices:?}");
+        assert_eq!(notices.len(), 5, "one each, and the queries cut to the needles: {notices:?}");
         let mut s = ModelState { layer: 7, head: 9, row: Some(100), ..ModelState::default() };
         assert_eq!(s.clamp_to_model(3, 2, 69).len(), 2);
         assert_eq!((s.layer, s.head, s.row), (2, 1, None));

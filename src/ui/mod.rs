@@ -13,7 +13,7 @@ fn now_ms() -> f64 {
 }
 
 /// Lets the browser paint and handle input between slices of a long computation.
-async fn yield_to_browser() {
+pub(crate) async fn yield_to_browser() {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         if let Some(w) = web_sys::window() {
             let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);

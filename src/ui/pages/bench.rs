@@ -2,9 +2,11 @@
 //! as the native ones, so the README can compare them. Results appear as JSON in
 //! `#bench-result`; the browser benchmark script reads them.
 
-use crate::engine::bench::{cpu_report, gpu_report};
-use crate::ui::now_ms;
+use crate::engine::bench::{cpu_report, gpu_report, Stopped};
+use crate::ui::{now_ms, yield_to_browser};
 use leptos::prelude::*;
+use std::future::Future;
+use std::pin::Pin;
 
 #[component]
 pub fn BenchPage() -> impl IntoView {
@@ -13,10 +15,22 @@ pub fn BenchPage() -> impl IntoView {
     // backend detection so the GPU part knows whether it has a device.
     set_timeout(
         move || {
+            // Between timed runs: paint, and stop once this page's signals are gone.
+            let pause = move || -> Pin<Box<dyn Future<Output = bool>>> {
+                Box::pin(async move {
+                    yield_to_browser().await;
+                    result.try_get_untracked().is_some()
+                })
+            };
             leptos::task::spawn_local(async move {
-                let cpu = cpu_report(&now_ms);
-                let gpu = gpu_report(super::super::backend::gpu(), &now_ms).await;
-                result.set(Some(format!(r#"{{"cpu": {cpu}, "webgpu": {gpu}}}"#)));
+                let report = async {
+                    let cpu = cpu_report(&now_ms, &pause).await?;
+                    let gpu = gpu_report(super::super::backend::gpu(), &now_ms, &pause).await?;
+                    Ok::<_, Stopped>(format!(r#"{{"cpu": {cpu}, "webgpu": {gpu}}}"#))
+                };
+                if let Ok(json) = report.await {
+                    result.try_set(Some(json));
+                }
             })
         },
         std::time::Duration::from_millis(1500),

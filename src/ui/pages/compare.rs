@@ -46,11 +46,12 @@ impl PartialEq for RunRef {
 
 /// Loads checkpoint `ckpt` of every model (each file once per visit); the returned
 /// signal names the checkpoint once all three are in.
-fn load_all(ckpt: Memo<usize>, library: Library, status: RwSignal<Status>) -> RwSignal<Option<usize>> {
+fn load_all(ckpt: Memo<usize>, library: Library, status: RwSignal<Status>, attempt: RwSignal<u32>) -> RwSignal<Option<usize>> {
     let ready = RwSignal::new(None::<usize>);
     let have = move |c: usize| AttentionKind::ALL.iter().all(|k| library.model(&(k.slug().to_string(), c)).is_some());
     Effect::new(move |_| {
         let c = ckpt.get();
+        attempt.track();
         if have(c) {
             ready.set(Some(c));
             status.set(Status::Ready);
@@ -107,7 +108,7 @@ fn compare_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
                     state.set(clamped);
                 }
             }
-            Err(e) => status.set(Status::Failed(e)),
+            Err(e) => status.set(Status::RunFailed(e)),
         }
     });
     columns
@@ -131,7 +132,8 @@ fn shown_heads(state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>) 
 pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library) -> impl IntoView {
     let status = RwSignal::new(Status::Loading("the models".into()));
     let ckpt = Memo::new(move |_| state.with(|s| s.checkpoint));
-    let ready = load_all(ckpt, library, status);
+    let attempt = RwSignal::new(0u32);
+    let ready = load_all(ckpt, library, status, attempt);
     let columns = compare_prompts(state, notes, library, ready, status);
     let shown = shown_heads(state, columns);
     // One colour scale for every column: the largest A1 or A2 value among the heads shown.
@@ -152,7 +154,7 @@ pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
     });
     view! {
         <ModelControls state checkpoint_label shape single=false />
-        <StatusLine status />
+        <StatusLine status attempt />
         <PromptLine columns />
         <PromptEditor state shown=Signal::derive(move || columns.with(|c| c.as_ref().map(|c| render(&c.runs[0].prompt.tokens)))) />
         <p class="explain">"Each column runs the same prompt. The large map is the one that multiplies the values: A1 − λ·A2 for the DIFF models, the softmax map A for the baseline; red adds, blue subtracts, and the three share one colour scale (as do the small A1 and A2 maps). Click a thumbnail in a model's grid to show another head; by default each column shows the head of the chosen layer with the most net weight on the asked needle."</p>

@@ -11,27 +11,68 @@ use leptos::prelude::*;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 
-async fn fetch(url: &str) -> Result<web_sys::Response, String> {
-    let window = web_sys::window().ok_or("no window")?;
-    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url)).await.map_err(|e| format!("could not fetch {url}: {e:?}"))?;
-    let response: web_sys::Response = response.dyn_into().map_err(|_| format!("{url}: not a response"))?;
-    if !response.ok() {
-        return Err(format!("{url}: HTTP {}", response.status()));
-    }
-    Ok(response)
+/// How long a model file may take before the page gives up and offers a retry; a page
+/// may set `globalThis.DIFFLENS_FETCH_TIMEOUT_MS` (the browser tests shorten it).
+const FETCH_TIMEOUT_MS: i32 = 20_000;
+
+fn fetch_timeout_ms() -> i32 {
+    let set = js_sys::Reflect::get(&js_sys::global(), &"DIFFLENS_FETCH_TIMEOUT_MS".into()).ok().and_then(|v| v.as_f64());
+    set.filter(|v| *v >= 1.0 && *v <= 600_000.0).map_or(FETCH_TIMEOUT_MS, |v| v as i32)
 }
 
-async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
-    let promise = fetch(url).await?.array_buffer().map_err(|e| format!("{url}: {e:?}"))?;
-    let buffer = wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| format!("{url}: {e:?}"))?;
+/// A JavaScript error as the sentence it carries, never its stack trace.
+fn plain(e: &wasm_bindgen::JsValue) -> String {
+    match e.dyn_ref::<js_sys::Error>() {
+        Some(err) => String::from(err.message()),
+        None => e.as_string().unwrap_or_else(|| "unknown error".into()),
+    }
+}
+
+async fn fetch_body(window: &web_sys::Window, url: &str, init: &web_sys::RequestInit) -> Result<Vec<u8>, String> {
+    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str_and_init(url, init))
+        .await
+        .map_err(|e| format!("could not fetch {url}: the connection failed ({}). Check the network and try again.", plain(&e)))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| format!("{url}: not a response"))?;
+    if !response.ok() {
+        return Err(format!("{url}: the server answered HTTP {}", response.status()));
+    }
+    let promise = response.array_buffer().map_err(|e| format!("{url}: {}", plain(&e)))?;
+    let buffer = wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| format!("{url}: the download broke off ({})", plain(&e)))?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// A file under the site's path, given up on (aborted) when it takes longer than the
+/// timeout, so a server that never answers leaves a message and a retry, not "Loading…".
+async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let controller = web_sys::AbortController::new().map_err(|e| plain(&e))?;
+    let init = web_sys::RequestInit::new();
+    init.set_signal(Some(&controller.signal()));
+    let timeout = fetch_timeout_ms();
+    let abort = {
+        let controller = controller.clone();
+        wasm_bindgen::closure::Closure::once(move || controller.abort())
+    };
+    let timer = window.set_timeout_with_callback_and_timeout_and_arguments_0(abort.as_ref().unchecked_ref(), timeout).ok();
+    let result = fetch_body(&window, url, &init).await;
+    if let Some(t) = timer {
+        window.clear_timeout_with_handle(t);
+    }
+    drop(abort);
+    match result {
+        Err(_) if controller.signal().aborted() => Err(format!("{url}: the server did not answer within {} s.", timeout as f64 / 1000.0)),
+        other => other,
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Status {
     Loading(String),
     Ready,
+    /// A file could not be fetched or read: the line offers to load again.
     Failed(String),
+    /// The models are in but the prompt could not be run.
+    RunFailed(String),
 }
 
 pub fn kind_title(kind: AttentionKind) -> &'static str {
@@ -100,17 +141,22 @@ pub fn signed(v: f64) -> String {
     }
 }
 
-/// Where the models stand: loading (which file), computed, or why not.
+/// Where the models stand: loading (which file), computed, or why not, with a button that
+/// loads again (`attempt` is what the loading effects track).
 #[component]
-pub fn StatusLine(status: RwSignal<Status>) -> impl IntoView {
+pub fn StatusLine(status: RwSignal<Status>, attempt: RwSignal<u32>) -> impl IntoView {
     view! {
         <p class="axis-note" id="model-status" role="status">{move || match status.get() {
             Status::Loading(what) => format!("Loading {what}…"),
             Status::Ready => "Computed on the CPU core (WebAssembly).".to_string(),
             Status::Failed(e) => format!("Could not load the model: {e}"),
+            Status::RunFailed(e) => format!("Could not run the prompt: {e}"),
         }}</p>
         <Show when=move || matches!(status.get(), Status::Failed(_))>
-            <p class="notice" id="model-error" role="alert">{move || match status.get() { Status::Failed(e) => e, _ => String::new() }}</p>
+            <p class="notice" id="model-error" role="alert">
+                {move || match status.get() { Status::Failed(e) => e, _ => String::new() }}" "
+                <button id="model-retry" on:click=move |_| attempt.update(|a| *a += 1)>"Try again"</button>
+            </p>
         </Show>
     }
 }

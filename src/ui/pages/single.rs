@@ -19,9 +19,10 @@ use std::sync::Arc;
 
 /// Fetches the card and the checkpoint (each once) when the model or checkpoint changes;
 /// `loaded` names the one ready for the prompt.
-fn load_models(which: Memo<ModelKey>, library: Library, status: RwSignal<Status>, loaded: RwSignal<Option<ModelKey>>) {
+fn load_models(which: Memo<ModelKey>, library: Library, status: RwSignal<Status>, loaded: RwSignal<Option<ModelKey>>, attempt: RwSignal<u32>) {
     Effect::new(move |_| {
         let (kind, ckpt) = which.get();
+        attempt.track();
         if library.model(&(kind.clone(), ckpt)).is_some() {
             loaded.set(Some((kind, ckpt)));
             status.set(Status::Ready);
@@ -73,7 +74,7 @@ fn explain_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
                     state.set(clamped);
                 }
             }
-            Err(e) => status.set(Status::Failed(e)),
+            Err(e) => status.set(Status::RunFailed(e)),
         }
     });
     Signal::derive(move || {
@@ -95,14 +96,15 @@ pub fn SingleView(backend: RwSignal<Backend>, state: RwSignal<ModelState>, notes
         loaded.track();
         library.checkpoint_label(&kind, i).unwrap_or_else(|| format!("checkpoint {} of 5", i + 1))
     });
-    load_models(which, library, status, loaded);
+    let attempt = RwSignal::new(0u32);
+    load_models(which, library, status, loaded, attempt);
     let current = explain_prompts(state, notes, library, status, loaded);
     let view_state = ExplainedView { state, current };
     let hover = RwSignal::new(None::<Hover>);
     view! {
         <ModelControls state checkpoint_label shape=view_state.shape() single=true own />
         <OwnModelPanel library own />
-        <StatusLine status />
+        <StatusLine status attempt />
         <PromptView state current />
         <PromptEditor state shown=Signal::derive(move || current.get().map(|x| render(&x.prompt.tokens))) />
         <HeadMaps view_state hover />
