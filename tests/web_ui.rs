@@ -20,7 +20,8 @@ fn the_error_banner_appears_and_is_replaced() {
     let banners = document().query_selector_all("#fatal-error").unwrap();
     assert_eq!(banners.length(), 1, "one banner, updated in place");
     let el: web_sys::HtmlElement = document().get_element_by_id("fatal-error").unwrap().dyn_into().unwrap();
-    assert_eq!(el.text_content().unwrap(), "second failure");
+    assert_eq!(el.query_selector("p").unwrap().unwrap().text_content().unwrap(), "second failure");
+    assert_eq!(el.query_selector("button").unwrap().unwrap().text_content().unwrap(), "Reload", "the way on, one click away");
     assert_eq!(el.get_attribute("role").as_deref(), Some("alert"));
     assert_eq!(el.style().get_property_value("display").unwrap(), "block");
 }

@@ -1,6 +1,10 @@
 //! If a panic happens anyway, the page says so instead of freezing: the hook writes a
 //! banner straight into the DOM (the reactive system may be unusable after a panic, and
 //! on wasm32 the module aborts right after the hook returns).
+//!
+//! The banner covers the whole page with a Reload button: after the abort every control
+//! that calls into the module would fail, so the page stops for real rather than looking
+//! as if it still worked.
 
 use wasm_bindgen::JsCast;
 
@@ -26,7 +30,17 @@ pub fn show(message: &str) {
             el
         }
     };
-    banner.set_text_content(Some(message));
+    banner.set_text_content(None);
+    if let Ok(text) = document.create_element("p") {
+        text.set_text_content(Some(message));
+        let _ = banner.append_child(&text);
+    }
+    if let Ok(button) = document.create_element("button") {
+        button.set_text_content(Some("Reload"));
+        // Plain JavaScript: the module may no longer run any Rust.
+        let _ = button.set_attribute("onclick", "location.reload()");
+        let _ = banner.append_child(&button);
+    }
     if let Ok(html) = banner.dyn_into::<web_sys::HtmlElement>() {
         let _ = html.style().set_property("display", "block");
     }
