@@ -100,6 +100,22 @@ pub fn check_prompt(text: &str) -> Result<String, String> {
     retrieval::parse(text).map(|_| text.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
+/// The prompt with the word at `position` replaced by `word`, checked like a typed one:
+/// replacing a needle's key so that no needle answers a query is refused, saying why.
+/// Position 0 (`<bos>`) starts every prompt and cannot be replaced.
+pub fn replace_word(tokens: &[u32], position: usize, word: &str) -> Result<String, String> {
+    let mut parts = word.split_whitespace();
+    let (Some(new), None) = (parts.next(), parts.next()) else {
+        return Err("choose one word from the list".into());
+    };
+    if position == 0 || position >= tokens.len() {
+        return Err(format!("there is no word at position {position} to replace"));
+    }
+    let mut words: Vec<String> = tokens.iter().map(|&t| retrieval::word(t)).collect();
+    words[position] = new.to_string();
+    check_prompt(&words.join(" "))
+}
+
 /// The words the models know, grouped for the prompt editor.
 pub use crate::core::retrieval::vocabulary;
 
@@ -262,6 +278,18 @@ pub fn explain_prompt(model: &Model, prompt: Prompt, opts: &ForwardOptions) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clicked_word_is_replaced_or_the_reason_is_given() {
+        let tokens = retrieval::parse("<bos> the Bern is 16 . sun ? Bern →").unwrap().tokens;
+        assert_eq!(replace_word(&tokens, 4, "21"), Ok("<bos> the Bern is 21 . sun ? Bern →".into()), "a new value is the new answer");
+        assert_eq!(replace_word(&tokens, 1, " rose "), Ok("<bos> rose Bern is 16 . sun ? Bern →".into()));
+        let err = replace_word(&tokens, 2, "Oslo").unwrap_err();
+        assert!(err.contains("asks for Bern but no needle"), "the query would have no needle: {err}");
+        assert!(replace_word(&tokens, 4, "dragon").unwrap_err().contains("not in the models' vocabulary: “dragon”"));
+        assert_eq!(replace_word(&tokens, 4, "4 2"), Err("choose one word from the list".into()));
+        assert!(replace_word(&tokens, 0, "x").is_err() && replace_word(&tokens, 99, "x").is_err());
+    }
 
     #[test]
     fn the_row_caption_states_what_the_row_does() {

@@ -250,4 +250,49 @@ describe('your own prompt (CPU mode)', () => {
     await textChanges(page, '#prompt', typed);
     assert.doesNotMatch(page.url(), /prompt=/);
   });
+
+  it('a clicked word is replaced from the vocabulary: a new value becomes the new answer; a key that breaks the query is refused', async () => {
+    await replaceAWord(b, 'cpu');
+  });
 });
+
+describe('click a word (WebGPU mode)', () => {
+  let b;
+  before(async () => { b = await start('gpu'); });
+  after(async () => {
+    assert.deepEqual(b.errors, [], 'no console errors');
+    await b.stop();
+  });
+  it('replaces a word with the keyboard', async () => { await replaceAWord(b, 'gpu'); });
+});
+
+/** Clicks the asked needle's value, types another, presses Enter; then tries a bad key. */
+async function replaceAWord(b, mode) {
+  const page = await b.open('#/model?view=compare&prompt=' + encodeURIComponent('<bos> sun Bern is 15 . rose Lima is 22 . hills ? Lima →'));
+  await compareReady(page);
+  for (const k of KINDS) assert.match(await text(page, `#col-${k} .predictions`), /the answer is 22/);
+  // The asked needle "Lima is 22 ." is positions 7–10: its value is position 9.
+  const value = page.locator('#prompt button[data-pos="9"]');
+  assert.equal(await value.textContent(), '22');
+  if (mode === 'cpu') await value.click(); else { await value.focus(); await page.keyboard.press('Enter'); }
+  await page.waitForSelector('#token-editor');
+  assert.match(await text(page, '#token-editor label'), /Replace “22” \(position 9\) with/);
+  assert.ok(await page.locator('#vocab-words option[value="31"]').count() === 1, 'the list offers the vocabulary');
+  await page.fill('#token-word', '31');
+  const before = await text(page, '#prompt');
+  await page.press('#token-word', 'Enter');
+  await textChanges(page, '#prompt', before);
+  assert.equal(await promptWords(page), '<bos> sun Bern is 15 . rose Lima is 31 . hills ? Lima →');
+  await page.waitForFunction((kinds) => kinds.every((k) => /the answer is 31/.test(document.querySelector(`#col-${k} .predictions`)?.textContent || '')), KINDS);
+  assert.match(decodeURIComponent(page.url()), /Lima is 31/, 'the edited prompt is in the link');
+  assert.equal(await page.locator('#token-editor').count(), 0, 'the editor closed');
+  // Renaming the asked key leaves the query without a needle: refused, and nothing runs.
+  await page.click('#prompt button[data-pos="7"]');
+  await page.fill('#token-word', 'Oslo');
+  await page.click('#token-apply');
+  await page.waitForSelector('#token-error');
+  assert.match(await text(page, '#token-error'), /asks for Lima but no needle/);
+  assert.equal(await promptWords(page), '<bos> sun Bern is 15 . rose Lima is 31 . hills ? Lima →');
+  await page.press('#token-word', 'Escape');
+  await page.waitForSelector('#token-editor', { state: 'detached' });
+}

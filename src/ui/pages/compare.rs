@@ -7,7 +7,7 @@ use super::super::components::heatmap::{paint, Heatmap, Hover, PooledMap};
 use super::super::components::notice::StateNotes;
 use super::evidence::Evidence;
 use super::lambda_panel::LambdaPanel;
-use super::explorer::{cell_text, kind_title, prompt_tokens, signed, Library, PromptEditor, Status, StatusLine};
+use super::explorer::{cell_text, kind_title, signed, EditablePrompt, Library, PromptEditor, Status, StatusLine};
 use super::model::ModelControls;
 use crate::engine::model::{explain_each, render, lambda_sentence, learnt_lambdas, word, ColumnRun, Explained};
 use crate::state::model_state::{column_of, AttentionKind, ModelState};
@@ -155,7 +155,7 @@ pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
     view! {
         <ModelControls state checkpoint_label shape single=false />
         <StatusLine status attempt />
-        <PromptLine columns />
+        <EditablePrompt state id="prompt" prompt=Signal::derive(move || columns.with(|c| c.as_ref().map(|c| c.runs[0].prompt.clone()))) />
         <PromptEditor state shown=Signal::derive(move || columns.with(|c| c.as_ref().map(|c| render(&c.runs[0].prompt.tokens)))) />
         <p class="explain">"Each column runs the same prompt. The large map is the one that multiplies the values: A1 − λ·A2 for the DIFF models, the softmax map A for the baseline; red adds, blue subtracts, and the three share one colour scale (as do the small A1 and A2 maps). Click a thumbnail in a model's grid to show another head; by default each column shows the head of the chosen layer with the most net weight on the asked needle."</p>
         <div class="compare" id="compare">
@@ -166,15 +166,6 @@ pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
     }
 }
 
-/// The prompt's tokens, the asked needle and queries marked.
-#[component]
-fn PromptLine(columns: RwSignal<Option<Columns>>) -> impl IntoView {
-    let tokens = move || {
-        let c = columns.get()?;
-        Some(prompt_tokens(&c.runs[0].prompt))
-    };
-    view! { <div class="panel prompt" id="prompt">{tokens}</div> }
-}
 
 /// One model's column.
 #[component]

@@ -4,7 +4,7 @@
 
 use super::super::components::heatmap::Hover;
 use super::super::components::readout::readable;
-use crate::engine::model::{check_prompt, vocabulary, word, Explained, Model, Prompt};
+use crate::engine::model::{check_prompt, replace_word, vocabulary, word, Explained, Model, Prompt};
 use crate::engine::model_session::{ModelKey, ModelLibrary};
 use crate::state::model_state::{AttentionKind, ModelState};
 use leptos::prelude::*;
@@ -199,11 +199,82 @@ pub fn PromptEditor(state: RwSignal<ModelState>, shown: Signal<Option<String>>) 
     }
 }
 
-/// A prompt's tokens, the asked needle, the other needles and the queries marked (the
-/// prompt line of both views).
-pub fn prompt_tokens(p: &Prompt) -> impl IntoView {
-    p.tokens.iter().enumerate().map(|(i, &t)| {
-        let class = if p.answer_spans[0].contains(&i) { "tok answer" } else if p.needle_spans.iter().any(|s| s.contains(&i)) { "tok needle" } else if i >= p.context.end { "tok query" } else { "tok" };
-        view! { <span class=class title=format!("position {i}")>{word(t)}</span> }
-    }).collect_view()
+/// How a prompt's word is marked: the asked needle, the other needles, the queries.
+fn token_class(p: &Prompt, i: usize) -> &'static str {
+    if p.answer_spans[0].contains(&i) {
+        "tok answer"
+    } else if p.needle_spans.iter().any(|s| s.contains(&i)) {
+        "tok needle"
+    } else if i >= p.context.end {
+        "tok query"
+    } else {
+        "tok"
+    }
+}
+
+/// The prompt on screen, each word a button: click (or Enter) one to replace it with a word
+/// from the models' vocabulary (a searchable list); the edited prompt becomes the state's
+/// typed prompt, in the link, or the editor says why it cannot be used.
+#[component]
+pub fn EditablePrompt(state: RwSignal<ModelState>, #[prop(into)] prompt: Signal<Option<Prompt>>, id: &'static str) -> impl IntoView {
+    let chosen = RwSignal::new(None::<(usize, String)>);
+    let draft = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    let choose = move |i: usize, w: String| {
+        draft.set(w.clone());
+        error.set(None);
+        chosen.set(Some((i, w)));
+    };
+    let apply = move || {
+        let Some((i, _)) = chosen.get_untracked() else { return };
+        match prompt.with_untracked(|p| p.as_ref().map(|p| replace_word(&p.tokens, i, &draft.get_untracked()))) {
+            Some(Ok(text)) => {
+                chosen.set(None);
+                state.update(|s| {
+                    s.text = Some(text);
+                    s.row = None;
+                });
+            }
+            Some(Err(e)) => error.set(Some(e)),
+            None => {}
+        }
+    };
+    let buttons = move || {
+        prompt.with(|p| {
+            p.as_ref().map(|p| {
+                p.tokens.iter().enumerate().map(|(i, &t)| {
+                    let w = word(t);
+                    let label = format!("position {i}: {w}; click to replace");
+                    let pressed = move || chosen.with(|c| c.as_ref().is_some_and(|(at, _)| *at == i)).to_string();
+                    // <bos> starts every prompt: shown, not replaceable.
+                    if i == 0 {
+                        view! { <span class=token_class(p, i) title="position 0: the start of every prompt">{w}</span> }.into_any()
+                    } else {
+                        view! { <button class=token_class(p, i) data-pos=i title=label aria-pressed=pressed on:click=move |_| choose(i, word(t))>{w}</button> }.into_any()
+                    }
+                }).collect_view()
+            })
+        })
+    };
+    let options = vocabulary().into_iter().flat_map(|(_, words)| words).map(|w| view! { <option value=w.clone()></option> }).collect_view();
+    view! {
+        <div class="panel prompt" id=id>{buttons}</div>
+        <Show when=move || chosen.with(Option::is_some)>
+            <div class="token-editor" id="token-editor" role="group" aria-label="Replace a word of the prompt">
+                <label for="token-word">{move || chosen.get().map(|(i, w)| format!("Replace “{w}” (position {i}) with "))}</label>
+                <input id="token-word" list="vocab-words" autocomplete="off" prop:value=move || draft.get()
+                    on:input=move |ev| draft.set(event_target_value(&ev))
+                    on:keydown=move |ev: web_sys::KeyboardEvent| match ev.key().as_str() {
+                        "Enter" => apply(),
+                        "Escape" => chosen.set(None),
+                        _ => {}
+                    } />
+                <datalist id="vocab-words">{options.clone()}</datalist>
+                " "<button id="token-apply" on:click=move |_| apply()>"Replace"</button>
+                " "<button on:click=move |_| chosen.set(None)>"Cancel"</button>
+                {move || error.get().map(|e| view! { <p class="notice" id="token-error" role="alert">{e}</p> })}
+            </div>
+        </Show>
+        <p class="axis-note">"Click a word to replace it: a needle's value changes the answer, its key must still match a query."</p>
+    }
 }

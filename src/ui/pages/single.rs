@@ -6,7 +6,7 @@ use super::super::backend::{self, Backend};
 use super::super::components::chart::{Chart, ChartSpec, Series, ORANGE};
 use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::components::notice::StateNotes;
-use super::explorer::{cell_text, kind_title, prompt_tokens, Library, PromptEditor, Status, StatusLine};
+use super::explorer::{cell_text, kind_title, EditablePrompt, Library, PromptEditor, Status, StatusLine};
 use super::model::ModelControls;
 use super::own_model::{OwnModel, OwnModelPanel};
 use crate::engine::model::{explain, render, word, Explained, LambdaTrace, RowSummary};
@@ -254,10 +254,6 @@ fn GpuCheck(
 
 #[component]
 fn PromptView(state: RwSignal<ModelState>, current: Signal<Option<Arc<Explained>>>) -> impl IntoView {
-    let view_tokens = move || {
-        let x = current.get()?;
-        Some(prompt_tokens(&x.prompt))
-    };
     let predictions = move || {
         let x = current.get()?;
         let layer = state.with(|s| s.layer);
@@ -273,7 +269,7 @@ fn PromptView(state: RwSignal<ModelState>, current: Signal<Option<Arc<Explained>
         Some(view! { <ul id="predictions">{rows}</ul><p class="axis-note" id="lambda-note">{lambda}</p> })
     };
     view! {
-        <div class="panel prompt" id="prompt">{view_tokens}</div>
+        <EditablePrompt state id="prompt" prompt=Signal::derive(move || current.with(|x| x.as_ref().map(|x| x.prompt.clone()))) />
         {predictions}
     }
 }
