@@ -172,10 +172,7 @@ pub fn PromptEditor(state: RwSignal<ModelState>, shown: Signal<Option<String>>) 
     let use_it = move |_| match check_prompt(&draft.get_untracked()) {
         Ok(text) => {
             error.set(None);
-            state.update(|s| {
-                s.text = Some(text);
-                s.row = None;
-            });
+            use_typed_prompt(state, text);
         }
         Err(e) => error.set(Some(e)),
     };
@@ -197,6 +194,15 @@ pub fn PromptEditor(state: RwSignal<ModelState>, shown: Signal<Option<String>>) 
             <p class="notice" id="prompt-error" role="alert" hidden=move || error.with(Option::is_none)>{move || error.get().unwrap_or_default()}</p>
         </details>
     }
+}
+
+/// Puts a checked prompt in the state (and so in the link); the plotted row belonged to
+/// the old prompt.
+fn use_typed_prompt(state: RwSignal<ModelState>, text: String) {
+    state.update(|s| {
+        s.text = Some(text);
+        s.row = None;
+    });
 }
 
 /// How a prompt's word is marked: the asked needle, the other needles, the queries.
@@ -230,10 +236,7 @@ pub fn EditablePrompt(state: RwSignal<ModelState>, #[prop(into)] prompt: Signal<
         match prompt.with_untracked(|p| p.as_ref().map(|p| replace_word(&p.tokens, i, &draft.get_untracked()))) {
             Some(Ok(text)) => {
                 chosen.set(None);
-                state.update(|s| {
-                    s.text = Some(text);
-                    s.row = None;
-                });
+                use_typed_prompt(state, text);
             }
             Some(Err(e)) => error.set(Some(e)),
             None => {}
