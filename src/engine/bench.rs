@@ -2,7 +2,7 @@
 //! shapes of the README's performance table, as JSON. The clock is the caller's (the
 //! page's high-resolution one), so this compiles and runs natively too.
 //!
-//! Every timed run is followed by the caller's `pause`, which lets the browser paint and
+//! Every timed run is preceded by the caller's `pause`, which lets the browser paint and
 //! answers whether to go on: the page stops the benchmark when the reader leaves it,
 //! instead of freezing the next page for seconds.
 
