@@ -13,6 +13,7 @@ use std::sync::Arc;
 use super::evidence::{Magnitudes, Net, NetWeights};
 use serde::Deserialize;
 use std::ops::Range;
+use crate::viz::labels::{AxisLabel, Emphasis};
 /// What the explorer reads of the core, through the engine.
 pub use crate::core::attention::LambdaTrace;
 pub use crate::core::model::Model;
@@ -249,6 +250,26 @@ impl Explained {
         self.prompt.answer_positions[0]
     }
 
+    /// Each token's label on a map's axes, emphasised by its part in the task: the asked
+    /// needle, the other needles, and the queries (`?`, the key, `→`).
+    pub fn axis_labels(&self) -> Vec<AxisLabel> {
+        let p = &self.prompt;
+        let emphasis = |j: usize| {
+            if j == p.answer_positions[0] {
+                Emphasis::Answer
+            } else if p.answer_spans[0].contains(&j) {
+                Emphasis::Asked
+            } else if p.needle_spans.iter().any(|s| s.contains(&j)) {
+                Emphasis::Needle
+            } else if j >= p.context.end {
+                Emphasis::Query
+            } else {
+                Emphasis::Plain
+            }
+        };
+        p.tokens.iter().enumerate().map(|(j, t)| AxisLabel { text: word(*t), emphasis: emphasis(j) }).collect()
+    }
+
     /// What the ticks over a map mark: the asked needle, in its words.
     pub fn needle_words(&self) -> String {
         let words: Vec<String> = self.prompt.answer_spans[0].clone().map(|j| word(self.prompt.tokens[j])).collect();
@@ -278,6 +299,18 @@ pub fn explain_prompt(model: &Model, prompt: Prompt, opts: &ForwardOptions) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn axis_labels_mark_the_asked_needle_the_distractors_and_the_query() {
+        let prompt = retrieval::parse("<bos> the Bern is 16 . sun Oslo is 12 . ? Bern →").unwrap();
+        let config = crate::core::config::ModelConfig::from_json(r#"{"attention":"diff_v1","vocab_size":76,"dim":32,"n_layers":1,"n_heads":2,"ffn_hidden":16}"#).unwrap();
+        let model = Model::random(config, 3).unwrap();
+        let x = explain_prompt(&model, prompt, &ForwardOptions::default()).unwrap();
+        let got: Vec<(String, Emphasis)> = x.axis_labels().into_iter().map(|l| (l.text, l.emphasis)).collect();
+        use Emphasis::*;
+        let want = [("<bos>", Plain), ("the", Plain), ("Bern", Asked), ("is", Asked), ("16", Asked), (".", Asked), ("sun", Plain), ("Oslo", Needle), ("is", Needle), ("12", Needle), (".", Needle), ("?", Query), ("Bern", Query), ("→", Answer)];
+        assert_eq!(got, want.map(|(w, e)| (w.to_string(), e)));
+    }
 
     #[test]
     fn a_clicked_word_is_replaced_or_the_reason_is_given() {

@@ -2,4 +2,5 @@
 //! no browser types, so the UI stays thin and these are tested natively.
 
 pub mod colormap;
+pub mod labels;
 pub mod pooling;

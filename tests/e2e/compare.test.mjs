@@ -254,6 +254,10 @@ describe('your own prompt (CPU mode)', () => {
   it('a clicked word is replaced from the vocabulary: a new value becomes the new answer; a key that breaks the query is refused', async () => {
     await replaceAWord(b, 'cpu');
   });
+
+  it('the maps label their tokens, highlight the hovered one, and follow an edit', async () => {
+    await labelsFollowThePrompt(b);
+  });
 });
 
 describe('click a word (WebGPU mode)', () => {
@@ -264,7 +268,45 @@ describe('click a word (WebGPU mode)', () => {
     await b.stop();
   });
   it('replaces a word with the keyboard', async () => { await replaceAWord(b, 'gpu'); });
+  it('labels the tokens on the maps', async () => { await labelsFollowThePrompt(b); });
 });
+
+/** What a label strip shows: painted pixels, and those in the hover highlight's orange. */
+const strip = (page, sel) => page.$eval(sel, (c) => {
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let painted = 0, orange = 0, h = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    if (d[i + 3] > 0) painted++;
+    if (d[i] === 240 && d[i + 1] === 165 && d[i + 2] === 0) orange++;
+    h = (h * 31 + d[i + 3]) >>> 0;
+  }
+  return { painted, orange, h };
+});
+
+/** Opens a 14-token prompt: both axes of the large maps carry labels (text pixels), the
+ *  hovered query's label lights up, a replaced word repaints the labels; a 300-token
+ *  prompt has none (the tooltip names the tokens there). */
+async function labelsFollowThePrompt(b) {
+  const page = await b.open('#/model?view=compare&prompt=' + encodeURIComponent('<bos> sun Bern is 15 . rose Lima is 22 . hills ? Lima →'));
+  await compareReady(page);
+  const keys = '#cmp-diff_v2-main .labels.keys canvas', queries = '#cmp-diff_v2-main .labels.queries canvas';
+  await page.waitForFunction((sel) => document.querySelector(sel)?.width > 0, keys);
+  const [k0, q0] = [await strip(page, keys), await strip(page, queries)];
+  assert.ok(k0.painted > 500 && q0.painted > 500, `both strips show text: ${JSON.stringify([k0, q0])}`);
+  assert.equal(q0.orange, 0, 'nothing is highlighted before the pointer comes');
+  await page.locator('#cmp-diff_v2-main canvas.map').scrollIntoViewIfNeeded();
+  const box = await page.locator('#cmp-diff_v2-main canvas.map').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.75);
+  await page.waitForFunction((sel) => { const c = document.querySelector(sel); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; for (let i = 0; i < d.length; i += 4) if (d[i] === 240 && d[i + 1] === 165 && d[i + 2] === 0) return true; return false; }, queries);
+  await page.mouse.move(0, 0);
+  await page.click('#prompt button[data-pos="2"]');
+  await page.fill('#token-word', 'Accra');
+  await page.click('#token-apply');
+  await page.waitForFunction(({ sel, h }) => { const c = document.querySelector(sel); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let x = 0; for (let i = 0; i < d.length; i += 4) x = (x * 31 + d[i + 3]) >>> 0; return x !== h; }, { sel: keys, h: k0.h });
+  const long = await b.open('#/model?view=compare&ctx=256');
+  await compareReady(long);
+  assert.equal(await long.locator('#cmp-diff_v2-main .labels').count(), 0, 'no labels beyond 128 tokens');
+}
 
 /** Clicks the asked needle's value, types another, presses Enter; then tries a bad key. */
 async function replaceAWord(b, mode) {

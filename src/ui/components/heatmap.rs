@@ -2,7 +2,9 @@
 //! canvas call per cell), with a colour bar, axes, signal-key ticks, a crosshair shared
 //! with its sibling maps, keyboard navigation, and a PNG download.
 
+use super::axis_labels::{Axis, AxisLabelStrip};
 use super::canvas::context_2d;
+use crate::viz::labels::{AxisLabel, MAX_LABELLED};
 use crate::viz::colormap::Scale;
 use leptos::html;
 use leptos::prelude::*;
@@ -167,6 +169,8 @@ pub fn Heatmap(
     #[prop(optional, into)] marked_row: Option<Signal<Option<usize>>>,
     /// What the ticks above the map mark ("the signal keys" unless told).
     #[prop(optional, into)] ticks_mark: Option<Signal<String>>,
+    /// Each token's label, drawn along both axes when there are at most `MAX_LABELLED`.
+    #[prop(optional, into)] labels: Option<Signal<Vec<AxisLabel>>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
     let overlay = NodeRef::<html::Canvas>::new();
@@ -232,6 +236,14 @@ pub fn Heatmap(
         ev.prevent_default();
     };
     let (aria_title, png_name) = (title.clone(), format!("difflens-{id}.png"));
+    let labels = Signal::derive(move || {
+        let n = n.get();
+        labels.map(|l| l.get()).filter(|l| l.len() == n && n <= MAX_LABELLED).unwrap_or_default()
+    });
+    let labelled = Memo::new(move |_| labels.with(|l| !l.is_empty()));
+    let resized = RwSignal::new(0u32);
+    let listener = window_event_listener(leptos::ev::resize, move |_| resized.update(|r| *r = r.wrapping_add(1)));
+    on_cleanup(move || listener.remove());
     let bar_label = move |p: f32| map.with(|m| m.as_ref().map(|m| super::readout::readable(m.scale.value_at(p) as f64)).unwrap_or_default());
 
     view! {
@@ -239,7 +251,16 @@ pub fn Heatmap(
             <h3>{title}</h3>
             {(!explain.is_empty()).then(|| view! { <p class="explain">{explain}</p> })}
             <div class="axis-note">{move || format!("key j → (0 … {}); ticks mark {}", n.get().saturating_sub(1), ticks_mark.map_or("the signal keys".to_string(), |t| t.get()))}</div>
-            <canvas node_ref=ticks class="ticks" style="width:100%;height:8px;display:block" aria-hidden="true"></canvas>
+            <div class="map-frame" class:labelled=labelled>
+            <div class="above">
+                <canvas node_ref=ticks class="ticks" style="width:100%;height:8px;display:block" aria-hidden="true"></canvas>
+                <Show when=move || labelled.get()>
+                    <AxisLabelStrip axis=Axis::Keys labels hovered=Signal::derive(move || hover.get().map(|h| h.j)) resized />
+                </Show>
+            </div>
+            <Show when=move || labelled.get()>
+                <AxisLabelStrip axis=Axis::Queries labels hovered=Signal::derive(move || hover.get().map(|h| h.i)) resized />
+            </Show>
             <div class="heatmap-wrap">
                 <canvas node_ref=canvas class="map" tabindex="0" role="img"
                     aria-label=move || format!("{aria_title}: heatmap of {0} queries by {0} keys. Arrow keys move the cursor{1}.", n.get(), if on_pick.is_some() { ", Enter plots the row" } else { " and read each value" })
@@ -249,6 +270,7 @@ pub fn Heatmap(
                     on:keydown=on_key
                     on:blur=move |_| hover.set(None)></canvas>
                 <canvas node_ref=overlay class="overlay" aria-hidden="true"></canvas>
+            </div>
             </div>
             <div class="axis-note">{move || format!("query i ↓ (0 … {}){}", n.get().saturating_sub(1), marked_row.and_then(|m| m.get()).map(|i| format!("; the outlined row {i} is “→”, which predicts the answer")).unwrap_or_default())}</div>
             <div class="colorbar">

@@ -1,5 +1,6 @@
 //! One component per visual element; pages only compose them.
 
+pub mod axis_labels;
 pub mod canvas;
 pub mod notice;
 pub mod chart;

@@ -187,6 +187,7 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
     let span = Memo::new(move |_| run().map(|x| x.prompt.answer_spans[0].clone().collect::<Vec<_>>()).unwrap_or_default());
     let marked = Signal::derive(move || run().map(|x| x.answer_row()));
     let ticks = Signal::derive(move || run().map(|x| x.needle_words()).unwrap_or_default());
+    let labels = Memo::new(move |_| run().map(|x| x.axis_labels()).unwrap_or_default());
     let hover = RwSignal::new(None::<Hover>);
     let tooltip = move || {
         let (h, (l, hd, _), x) = (hover.get()?, here.get()?, run()?);
@@ -201,7 +202,7 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
             <Predictions mine />
             <LambdaPanel kind state columns />
             <p class="axis-note" id=format!("which-{slug}")>{move || here.get().map(|(l, h, auto)| format!("Layer {l}, head {h}: {}", if auto { "the head with the most net weight on the asked needle" } else { "picked on the grid" }))}</p>
-            <Heatmap id=format!("cmp-{slug}-main") title=main_title map=Signal::derive(move || maps.get().map(|m| m.0)) n signal_keys=span hover marked_row=marked ticks_mark=ticks />
+            <Heatmap id=format!("cmp-{slug}-main") title=main_title map=Signal::derive(move || maps.get().map(|m| m.0)) n signal_keys=span hover marked_row=marked ticks_mark=ticks labels />
             {diff.then(|| view! {
                 <div class="pair">
                     <Heatmap id=format!("cmp-{slug}-a1") title="A1" map=Signal::derive(move || maps.get().and_then(|m| m.1.map(|p| p.0))) n signal_keys=span hover marked_row=marked ticks_mark=ticks />

@@ -158,6 +158,7 @@ fn HeadMaps(view_state: ExplainedView, hover: RwSignal<Option<Hover>>) -> impl I
     let marked = Signal::derive(move || current.get().map(|x| x.answer_row()));
     let ticks = Signal::derive(move || current.get().map(|x| x.needle_words()).unwrap_or_default());
     let pick = Callback::new(move |i: usize| state.update(|s| s.row = Some(i)));
+    let labels = Memo::new(move |_| current.with(|x| x.as_ref().map(|x| x.axis_labels()).unwrap_or_default()));
     let tooltip = move || {
         let h = hover.get()?;
         let x = current.get()?;
@@ -168,12 +169,12 @@ fn HeadMaps(view_state: ExplainedView, hover: RwSignal<Option<Hover>>) -> impl I
     view! {
         <div class="maps">
             <Heatmap id="model-a1" title="A1" explain="The first softmax map of the head (for the baseline, its only map). Ticks mark the needle being asked about. Click a row (or press Enter on it) to plot it below."
-                map=Signal::derive(move || head_maps.get().map(|m| m.0)) n=n_tokens signal_keys=answer_span hover on_pick=pick marked_row=marked ticks_mark=ticks />
+                map=Signal::derive(move || head_maps.get().map(|m| m.0)) n=n_tokens signal_keys=answer_span hover on_pick=pick marked_row=marked ticks_mark=ticks labels />
             <Show when=is_diff>
                 <Heatmap id="model-a2" title="A2" explain="The second softmax map: what the head subtracts."
-                    map=Signal::derive(move || head_maps.get().and_then(|m| m.1)) n=n_tokens signal_keys=answer_span hover on_pick=pick marked_row=marked ticks_mark=ticks />
+                    map=Signal::derive(move || head_maps.get().and_then(|m| m.1)) n=n_tokens signal_keys=answer_span hover on_pick=pick marked_row=marked ticks_mark=ticks labels />
                 <Heatmap id="model-diff" title="A1 − λ·A2" explain="The map that multiplies the values. Red adds, blue subtracts, white ignores."
-                    map=Signal::derive(move || head_maps.get().and_then(|m| m.2)) n=n_tokens signal_keys=answer_span hover on_pick=pick marked_row=marked ticks_mark=ticks />
+                    map=Signal::derive(move || head_maps.get().and_then(|m| m.2)) n=n_tokens signal_keys=answer_span hover on_pick=pick marked_row=marked ticks_mark=ticks labels />
             </Show>
         </div>
         {tooltip}

@@ -1,0 +1,100 @@
+//! The token labels beside a heatmap: keys along the top (read upwards), queries down the
+//! left. Drawn on canvases at the screen's pixel density; which tokens get a label when
+//! the cells are smaller than the text is `viz::labels::place`'s choice.
+
+use super::canvas::context_2d;
+use crate::viz::labels::{place, AxisLabel, Emphasis};
+use leptos::html;
+use leptos::prelude::*;
+
+/// Label text size in CSS px (the smallest the figures use, readable on a projector).
+const FONT_PX: f64 = 12.0;
+/// Room a label needs across the axis.
+const PITCH_PX: f64 = FONT_PX + 2.0;
+
+/// Which axis a strip labels.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Axis {
+    /// Keys j, above the map, text rotated to read upwards.
+    Keys,
+    /// Queries i, left of the map, text right-aligned against it.
+    Queries,
+}
+
+fn style(e: Emphasis) -> (&'static str, &'static str) {
+    // Colours with at least 4.5:1 contrast on white; weight tells them apart without colour.
+    match e {
+        Emphasis::Asked => ("bold", "#a03f00"),
+        Emphasis::Needle => ("bold", "#542788"),
+        Emphasis::Query | Emphasis::Answer => ("bold", "#1d2330"),
+        Emphasis::Plain => ("normal", "#4d5566"),
+    }
+}
+
+/// Paints `labels` along `axis` of a canvas whose CSS box is `w × h`; `hovered` is the
+/// token under the crosshair, always labelled and highlighted.
+fn paint(canvas: &web_sys::HtmlCanvasElement, axis: Axis, labels: &[AxisLabel], hovered: Option<usize>) -> Option<()> {
+    let rect = canvas.get_bounding_client_rect();
+    let (w, h) = (rect.width(), rect.height());
+    let dpr = web_sys::window()?.device_pixel_ratio().max(1.0);
+    let (pw, ph) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
+    if canvas.width() != pw || canvas.height() != ph {
+        canvas.set_width(pw);
+        canvas.set_height(ph);
+    }
+    let ctx = context_2d(canvas)?;
+    ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0).ok()?;
+    ctx.clear_rect(0.0, 0.0, w, h);
+    let length = if axis == Axis::Keys { w } else { h };
+    let emphasis: Vec<Emphasis> = labels.iter().map(|l| l.emphasis).collect();
+    let cell = length / labels.len().max(1) as f64;
+    for i in place(&emphasis, length, PITCH_PX, hovered) {
+        let (weight, colour) = style(labels[i].emphasis);
+        let centre = (i as f64 + 0.5) * cell;
+        ctx.save();
+        match axis {
+            Axis::Keys => {
+                ctx.translate(centre, h - 3.0).ok()?;
+                ctx.rotate(-std::f64::consts::FRAC_PI_2).ok()?;
+            }
+            Axis::Queries => ctx.translate(w - 4.0, centre).ok()?,
+        }
+        ctx.set_font(&format!("{weight} {FONT_PX}px system-ui, sans-serif"));
+        // Rotated a quarter turn back, +x points up: key labels start at the map's edge
+        // and read upwards; query labels end at the map's edge.
+        let (align, sign) = if axis == Axis::Keys { ("left", 1.0) } else { ("right", -1.0) };
+        ctx.set_text_align(align);
+        ctx.set_text_baseline("middle");
+        let text = &labels[i].text;
+        if Some(i) == hovered {
+            let width = ctx.measure_text(text).map(|m| m.width()).unwrap_or(0.0);
+            ctx.set_fill_style_str("#f0a500");
+            let start = if sign > 0.0 { -3.0 } else { -width - 3.0 };
+            ctx.fill_rect(start, -PITCH_PX / 2.0, width + 6.0, PITCH_PX);
+            ctx.set_fill_style_str("#1d2330");
+        } else {
+            ctx.set_fill_style_str(colour);
+        }
+        ctx.fill_text(text, 0.0, 0.5).ok()?;
+        ctx.restore();
+    }
+    Some(())
+}
+
+/// One strip of labels. `hovered` is the crosshair's index along this axis; `resized`
+/// changes when the window does (the strip repaints at its new size).
+#[component]
+pub fn AxisLabelStrip(axis: Axis, #[prop(into)] labels: Signal<Vec<AxisLabel>>, #[prop(into)] hovered: Signal<Option<usize>>, #[prop(into)] resized: Signal<u32>) -> impl IntoView {
+    let canvas = NodeRef::<html::Canvas>::new();
+    Effect::new(move |_| {
+        resized.track();
+        let h = hovered.get();
+        labels.with(|l| {
+            if let Some(c) = canvas.get() {
+                paint(&c, axis, l, h);
+            }
+        });
+    });
+    let class = if axis == Axis::Keys { "labels keys" } else { "labels queries" };
+    view! { <div class=class aria-hidden="true"><canvas node_ref=canvas></canvas></div> }
+}
