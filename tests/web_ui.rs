@@ -30,7 +30,7 @@ fn the_error_banner_appears_and_is_replaced() {
 #[wasm_bindgen_test]
 fn routes_survive_the_browser_history() {
     use difflens::state::route::{Page, Route};
-    let route = Route { page: Page::Arch, params: vec![("layers".into(), "12".into()), ("note".into(), "a b&c".into())], unknown_page: None };
+    let route = Route::to(Page::Arch, vec![("layers".into(), "12".into()), ("note".into(), "a b&c".into())]);
     let history = web_sys::window().unwrap().history().unwrap();
     history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&route.to_hash())).unwrap();
     let hash = web_sys::window().unwrap().location().hash().unwrap();

@@ -6,5 +6,7 @@ pub mod bench;
 pub mod evidence;
 pub mod lab;
 pub mod lab_charts;
+pub mod lesson;
+pub mod lesson_facts;
 pub mod model;
 pub mod model_session;

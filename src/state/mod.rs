@@ -3,7 +3,9 @@
 //! trusted; an unknown key is reported and ignored.
 
 pub mod arch_state;
+pub mod display;
 pub mod lab_state;
+pub mod lesson_state;
 pub mod model_state;
 pub mod query;
 pub mod route;

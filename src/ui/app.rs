@@ -1,7 +1,10 @@
-//! The shell: header with the backend badge, navigation, and the current page.
+//! The shell: header with the backend badge, navigation, and the current page; in
+//! presenter and embed mode (`present=1`, `embed=1`) only the page, in large type, with
+//! the controls the link names.
 
 use super::backend::{detect, Backend};
-use super::pages::{arch::ArchPage, bench::BenchPage, lab::LabPage, model::ModelPage};
+use super::embed::EmbedCode;
+use super::pages::{arch::ArchPage, bench::BenchPage, lab::LabPage, lesson::LessonPage, model::ModelPage};
 use super::route::{Page, Router};
 use leptos::prelude::*;
 
@@ -14,22 +17,30 @@ pub fn App() -> impl IntoView {
     });
     let router = Router::provide();
     let page = Memo::new(move |_| router.asked.with(|r| r.page));
+    let display = Memo::new(move |_| router.asked.with(|r| r.display.clone()));
+    let reduced = Memo::new(move |_| display.with(|d| d.reduced()));
     let unknown = move || router.asked.with(|r| r.unknown_page.clone());
+    Effect::new(move |_| display.with(|d| apply_display(d.present, d.embed, &d.hidden_controls_css())));
 
     view! {
-        <header class="top">
+        // Hidden, not removed, in presenter mode: the badge still says where numbers come from
+        // to a screen reader and a test, and the start-up check looks for the header.
+        <header class="top" hidden=move || reduced.get()>
             <div class="brand">
                 <h1>"DiffLens"</h1>
                 <p class="pitch">"Watch differential attention cancel the noise floor of softmax attention."</p>
             </div>
             <BackendBadge backend />
         </header>
-        <nav class="pages" aria-label="Pages">
-            {Page::ALL.into_iter().map(|p| view! {
-                <a href=move || router.link(p) data-page=p.slug() class:active=move || page.get() == p
-                   aria-current=move || (page.get() == p).then_some("page")>{p.title()}</a>
-            }).collect_view()}
-        </nav>
+        <Show when=move || !reduced.get()>
+            <nav class="pages" aria-label="Pages">
+                {Page::ALL.into_iter().map(|p| view! {
+                    <a href=move || router.link(p) data-page=p.slug() class:active=move || page.get() == p
+                       aria-current=move || (page.get() == p).then_some("page")>{p.title()}</a>
+                }).collect_view()}
+                <EmbedCode page />
+            </nav>
+        </Show>
         <Show when=move || backend.with(|b| matches!(b, Backend::Cpu { lost: true, .. }))>
             <p class="notice" id="device-lost" role="alert">{move || backend.with(|b| match b {
                 Backend::Cpu { reason, .. } => format!("The GPU stopped working: {reason}. DiffLens switched to the CPU path; everything still works, only slower."),
@@ -39,17 +50,47 @@ pub fn App() -> impl IntoView {
         <Show when=move || unknown().is_some()>
             <p class="notice" role="status">{move || format!("There is no page called “{}”; showing the lab.", unknown().unwrap_or_default())}</p>
         </Show>
+        <Show when=move || display.with(|d| !d.notes.is_empty())>
+            <p class="notice" id="display-notices" role="status">{move || display.with(|d| d.notes.join("; "))}</p>
+        </Show>
+        <Show when=move || display.with(|d| d.lock)>
+            <p class="axis-note" id="locked-note">"This link is pinned by its author: move anything you like; reloading the page brings back the link's values."</p>
+        </Show>
         <main>
             {move || match page.get() {
+                Page::Learn => view! { <LessonPage /> }.into_any(),
                 Page::Lab => view! { <LabPage backend /> }.into_any(),
                 Page::Model => view! { <ModelPage backend /> }.into_any(),
                 Page::Arch => view! { <ArchPage /> }.into_any(),
                 Page::Bench => view! { <BenchPage /> }.into_any(),
             }}
         </main>
-        <footer>
-            "DiffLens follows the official DIFF Transformer code (microsoft/unilm). Every number on this page is computed in your browser."
-        </footer>
+        <Show when=move || !reduced.get()>
+            <footer>
+                "DiffLens follows the official DIFF Transformer code (microsoft/unilm). Every number on this page is computed in your browser."
+            </footer>
+        </Show>
+    }
+}
+
+/// Puts the display on `<body>` (its classes drive the large type) and the rule that hides
+/// the controls the link does not name.
+fn apply_display(present: bool, embed: bool, hidden_css: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    if let Some(body) = document.body() {
+        let classes = body.class_list();
+        for (name, on) in [("present", present), ("embed", embed)] {
+            let _ = if on { classes.add_1(name) } else { classes.remove_1(name) };
+        }
+    }
+    let style = document.get_element_by_id("display-style").or_else(|| {
+        let el = document.create_element("style").ok()?;
+        el.set_id("display-style");
+        document.head()?.append_child(&el).ok()?;
+        Some(el)
+    });
+    if let Some(el) = style {
+        el.set_text_content(Some(hidden_css));
     }
 }
 

@@ -3,6 +3,7 @@
 mod app;
 mod backend;
 mod components;
+mod embed;
 mod pages;
 mod panic_banner;
 mod route;

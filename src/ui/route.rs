@@ -81,7 +81,8 @@ impl Router {
     /// Remembers `page`'s state for the navigation at once (cheap: a drag may call it
     /// every frame); the address bar follows with [`Router::write_address`].
     pub fn remember(&self, page: Page, params: Vec<(String, String)>) -> Route {
-        let route = Route { page, params, unknown_page: None };
+        // The display (presenter, embed, lock) stays what the link asked for.
+        let route = Route { display: self.asked.with_untracked(|r| r.display.without_notes()), ..Route::to(page, params) };
         let hash = route.to_hash();
         if self.links.with_untracked(|l| l.get(&page) != Some(&hash)) {
             self.links.update(|l| {
@@ -96,6 +97,10 @@ impl Router {
     /// delayed write was pending): their link wins.
     pub fn write_address(&self, route: &Route) {
         let Some(window) = web_sys::window() else { return };
+        // A pinned link (lock=1) is never rewritten: a reload restores it.
+        if self.asked.with_untracked(|r| r.display.lock) {
+            return;
+        }
         if self.known.try_with_value(|k| *k != address_hash()).unwrap_or(true) {
             return;
         }

@@ -94,9 +94,15 @@ fn label(v: f64, log: bool) -> String {
     if a >= 10_000.0 { format!("{:.0}k", x / 1000.0) } else if a >= 100.0 || (log && a >= 1.0) { format!("{x:.0}") } else if a >= 1.0 { format!("{x:.1}") } else if a == 0.0 { "0".into() } else if a >= 0.01 { format!("{x:.2}") } else { format!("{x:.0e}") }
 }
 
+/// In presenter mode (`present=1`) lines and text are drawn heavier, for a projector.
+fn presenting() -> bool {
+    web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()).is_some_and(|b| b.class_list().contains("present"))
+}
+
 /// Draws the static chart; returns its frame (`None` when there was nothing to draw).
 pub fn draw(canvas: web_sys::HtmlCanvasElement, spec: &ChartSpec) -> Result<Option<Frame>, String> {
     let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+    let (line, caption, small) = if presenting() { (4, 22, 17) } else { (2, 15, 12) };
     let root = CanvasBackend::with_canvas_object(canvas).ok_or("no 2D canvas context")?.into_drawing_area();
     root.fill(&WHITE).map_err(e)?;
     let map = |(x, y): (f64, f64)| Some((axis(x, spec.x_log)?, axis(y, spec.y_log)?));
@@ -113,7 +119,7 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, spec: &ChartSpec) -> Result<Opti
     let xr = range(all.iter().map(|p| p.0).collect());
     let yr = range(all.iter().map(|p| p.1).collect());
     let mut chart = ChartBuilder::on(&root)
-        .caption(&spec.title, ("sans-serif", 15))
+        .caption(&spec.title, ("sans-serif", caption))
         .margin(8)
         .x_label_area_size(34)
         .y_label_area_size(52)
@@ -126,29 +132,27 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, spec: &ChartSpec) -> Result<Opti
         Frame { x_log: spec.x_log, y_log: spec.y_log, x: (sx, p0.0 as f64 - sx * xr.start), y: (sy, p0.1 as f64 - sy * yr.start), top: p1.1 as f64, bottom: p0.1 as f64 }
     };
     let (xl, yl) = (spec.x_log, spec.y_log);
-    chart
-        .configure_mesh()
-        .x_desc(&spec.x_label)
-        .y_desc(&spec.y_label)
-        .x_label_formatter(&|v| label(*v, xl))
-        .y_label_formatter(&|v| label(*v, yl))
-        .light_line_style(RGBColor(235, 237, 242))
-        .draw()
-        .map_err(e)?;
+    let (xf, yf) = (|v: &f64| label(*v, xl), |v: &f64| label(*v, yl));
+    let mut mesh = chart.configure_mesh();
+    mesh.x_desc(&spec.x_label).y_desc(&spec.y_label).x_label_formatter(&xf).y_label_formatter(&yf).light_line_style(RGBColor(235, 237, 242));
+    if line > 2 {
+        mesh.label_style(("sans-serif", small)).axis_desc_style(("sans-serif", small));
+    }
+    mesh.draw().map_err(e)?;
     for s in &spec.series {
         let color = rgb(s.color);
         chart
-            .draw_series(LineSeries::new(s.points.iter().copied().filter_map(map), color.stroke_width(2)))
+            .draw_series(LineSeries::new(s.points.iter().copied().filter_map(map), color.stroke_width(line)))
             .map_err(e)?
             .label(s.name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(line)));
     }
     chart.draw_series(spec.dots.iter().copied().filter_map(map).map(|p| Circle::new(p, 4, rgb(RED).filled()))).map_err(e)?;
     for m in &spec.markers {
         if let Some(x) = axis(m.x, spec.x_log) {
             let color = rgb(m.color);
             chart.draw_series(LineSeries::new(vec![(x, yr.start), (x, yr.end)], color.stroke_width(1))).map_err(e)?;
-            chart.draw_series(std::iter::once(Text::new(m.label.clone(), (x, yr.end), ("sans-serif", 12).into_font().color(&color)))).map_err(e)?;
+            chart.draw_series(std::iter::once(Text::new(m.label.clone(), (x, yr.end), ("sans-serif", small).into_font().color(&color)))).map_err(e)?;
         }
     }
     if spec.series.len() > 1 {
@@ -182,7 +186,8 @@ fn draw_message(canvas: &web_sys::HtmlCanvasElement, text: &str) -> Option<()> {
 /// Clears the overlay canvas and draws the moving part in the static chart's frame.
 pub fn draw_overlay(canvas: &web_sys::HtmlCanvasElement, frame: &Frame, overlay: &Overlay) -> Option<()> {
     let ctx = cleared(canvas)?;
-    ctx.set_line_width(2.0);
+    let heavy = presenting();
+    ctx.set_line_width(if heavy { 4.0 } else { 2.0 });
     for s in &overlay.series {
         ctx.set_stroke_style_str(&css(s.color));
         ctx.begin_path();
@@ -193,8 +198,8 @@ pub fn draw_overlay(canvas: &web_sys::HtmlCanvasElement, frame: &Frame, overlay:
         }
         ctx.stroke();
     }
-    ctx.set_line_width(1.0);
-    ctx.set_font("12px sans-serif");
+    ctx.set_line_width(if heavy { 2.0 } else { 1.0 });
+    ctx.set_font(if heavy { "17px sans-serif" } else { "12px sans-serif" });
     for m in &overlay.markers {
         let Some((x, _)) = frame.pixel((m.x, if frame.y_log { 1.0 } else { 0.0 })) else { continue };
         ctx.set_stroke_style_str(&css(m.color));

@@ -24,7 +24,7 @@ pub fn Slider(
 ) -> impl IntoView {
     let parse = |ev: &leptos::ev::Event| event_target_value(ev).parse::<f64>().ok();
     view! {
-        <div class="control">
+        <div class="control" data-key=id>
             <label for=id><span>{label}</span><span class="value" data-testid=format!("{id}-value")>{move || shown.get()}</span></label>
             <input type="range" id=id min=min max=max step=step
                 prop:value=move || position.get().to_string()

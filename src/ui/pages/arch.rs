@@ -32,7 +32,7 @@ pub fn ArchPage() -> impl IntoView {
     };
     let input = move |field: &'static Field| {
         view! {
-            <div class="control">
+            <div class="control" data-key=field.key>
                 <label for=field.key><span>{field.label}</span></label>
                 <input type="number" id=field.key min=RANGE.0 max=RANGE.1 step="1" prop:value=move || config.with(field.get).to_string()
                     on:change=move |ev| on_change(field, event_target_value(&ev), event_target::<web_sys::HtmlInputElement>(&ev)) />
@@ -59,7 +59,7 @@ pub fn ArchPage() -> impl IntoView {
             <NoticeBar id="arch-notices" lines=Signal::derive(move || config.with(|c| notes.lines_for(c))) on_dismiss=Callback::new(move |_| notes.clear()) />
             <div class="controls">{FIELDS.iter().map(input).collect_view()}</div>
             <p class="axis-note">"Every number from 1 to 1 000 000. Query heads must be even (DIFF V1 splits them in pairs); KV heads must be even and divide the query heads."</p>
-            <div class="buttons">
+            <div class="buttons" data-key="preset">
                 <button on:click=move |_| config.set(ArchConfig::default())>"7B config (32 heads)"</button>
                 <button on:click=move |_| config.set(ArchConfig { kv_heads: 8, ..ArchConfig::default() })>"7B with GQA (8 KV heads)"</button>
             </div>

@@ -335,7 +335,7 @@ fn LabMaps(state: RwSignal<LabState>, runs: Runs, pictures: Pictures, lambda: Me
             if n > r { format!("{n} × {n} maps shown at {r} × {r} pixels: each pixel shows the largest-magnitude entry of its block (max-magnitude pooling), so single spikes stay visible.") }
             else { format!("{n} × {n} maps: every entry is drawn as one cell, nothing is pooled.") }
         }}</p>
-        <div class="buttons">
+        <div class="buttons" data-key="contrast">
             <label for="contrast">"Colour scale"</label>
             <select id="contrast" on:change=move |ev| {
                 let v = event_target_value(&ev);
@@ -435,7 +435,7 @@ fn Controls(state: RwSignal<LabState>, lambda_committed: RwSignal<f32>) -> impl 
     // "Link copied" describes one state: it goes when the state (and so the link) changes.
     let copied = StateNotes::<LabState>::new();
     let copy_link = move |_| {
-        let link = route::permalink(&Route { page: Page::Lab, params: state.with_untracked(|s| s.to_params()), unknown_page: None });
+        let link = route::permalink(&Route::to(Page::Lab, state.with_untracked(|s| s.to_params())));
         let Some(w) = web_sys::window() else { return };
         let copying = wasm_bindgen_futures::JsFuture::from(w.navigator().clipboard().write_text(&link));
         let at = state.get_untracked();
@@ -453,7 +453,7 @@ fn Controls(state: RwSignal<LabState>, lambda_committed: RwSignal<f32>) -> impl 
     view! {
         <div class="controls">{KNOBS.into_iter().map(slider).collect_view()}
         </div>
-        <div class="buttons">
+        <div class="buttons" data-key="lambda_init">
             <label for="depth">"λ_init of layer depth"</label>
             <select id="depth" on:change=move |ev| depth.set(event_target_value(&ev).parse().unwrap_or(0))>
                 {(0..12usize).map(|d| view! { <option value=d.to_string() selected=move || depth.get() == d>{d.to_string()}</option> }).collect_view()}
@@ -463,7 +463,7 @@ fn Controls(state: RwSignal<LabState>, lambda_committed: RwSignal<f32>) -> impl 
             </button>
             <span class="axis-note">"λ_init = 0.8 − 0.6·e^(−0.3·depth), the paper's schedule."</span>
         </div>
-        <div class="buttons">
+        <div class="buttons" data-key="seed">
             <span>"Seed " <strong id="seed-value">{move || state.with(|s| s.seed)}</strong></span>
             <button id="new-sample" on:click=new_sample>"New sample"</button>
             <button id="copy-link" on:click=copy_link>"Copy link"</button>
@@ -549,7 +549,7 @@ fn RowChart(state: RwSignal<LabState>, runs: Runs, lambda: Memo<f32>) -> impl In
     }
 }
 
-fn lambda_chart(curve: Option<(Vec<SnrPoint>, SnrPoint)>) -> Option<ChartSpec> {
+pub(super) fn lambda_chart(curve: Option<(Vec<SnrPoint>, SnrPoint)>) -> Option<ChartSpec> {
     let (curve, best) = curve?;
     Some(ChartSpec {
         title: "SNR against λ".into(),
@@ -563,7 +563,7 @@ fn lambda_chart(curve: Option<(Vec<SnrPoint>, SnrPoint)>) -> Option<ChartSpec> {
 }
 
 /// The current λ on the SNR-against-λ chart: it moves with the slider.
-fn lambda_marker(lambda: f32, m: LabMetrics) -> Overlay {
+pub(super) fn lambda_marker(lambda: f32, m: LabMetrics) -> Overlay {
     Overlay {
         markers: vec![Marker { x: lambda as f64, label: format!("λ = {:.2}", lambda), color: GREY }],
         dots: vec![(lambda as f64, m.differential.snr)],
@@ -594,7 +594,7 @@ fn noise_chart(points: &[NoiseSweepPoint], lambda: f32) -> Option<ChartSpec> {
     })
 }
 
-fn context_chart(points: &[NoiseMassPoint]) -> Option<ChartSpec> {
+pub(super) fn context_chart(points: &[NoiseMassPoint]) -> Option<ChartSpec> {
     if points.is_empty() {
         return None;
     }

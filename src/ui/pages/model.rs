@@ -41,7 +41,7 @@ pub fn ModelPage(backend: RwSignal<Backend>) -> impl IntoView {
             <h2>"Model explorer"</h2>
             <p class="explain">"Three tiny models, trained in this repository to find a city's number among filler words: a baseline Transformer, DIFF V1 and DIFF V2 with matched parameter counts. Put them side by side on one prompt, or take one and scrub through its training, and see where the position that must answer looks."</p>
             <NoticeBar id="link-notices" lines=Signal::derive(move || state.with(|s| notes.lines_for(s))) on_dismiss=Callback::new(move |_| notes.clear()) />
-            <div class="view-switch" role="group" aria-label="View">
+            <div class="view-switch" data-key="view" role="group" aria-label="View">
                 <button id="view-compare" aria-pressed=move || (view_kind.get() == View::Compare).to_string() on:click=switch(View::Compare)>"Side by side"</button>
                 <button id="view-single" aria-pressed=move || (view_kind.get() == View::Single).to_string() on:click=switch(View::Single)>"One model"</button>
             </div>
@@ -71,13 +71,13 @@ pub(super) fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signa
     let numbered = |n: usize| (0..n).map(|i| (i.to_string(), i.to_string())).collect::<Vec<_>>();
     // A range input for one of the state's knobs, with the table's bounds and label.
     let slider = move |knob: Knob, shown: Signal<String>| view! {
-        <div class="control"><label for=knob.id><span>{knob.label}</span><span class="value">{move || shown.get()}</span></label>
+        <div class="control" data-key=knob.key><label for=knob.id><span>{knob.label}</span><span class="value">{move || shown.get()}</span></label>
             <input type="range" id=knob.id min=knob.min max=knob.max step=knob.step prop:value=move || state.with(|s| (knob.get)(s)).to_string() aria-valuetext=move || shown.get()
                 on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse() { state.update(|s| knob.set(s, v)) } }/></div>
     };
     view! {
         <div class="controls">
-            {single.then(|| view! { <div class="control"><label for="model-kind">"Model"</label>
+            {single.then(|| view! { <div class="control" data-key="model"><label for="model-kind">"Model"</label>
                 <select id="model-kind" on:change=choose_kind>
                     {options(AttentionKind::ALL.into_iter().map(|k| (k.slug().to_string(), kind_title(k).to_string())).collect(), move || if own_label().is_some() { "own".into() } else { state.with(|s| s.kind.slug().to_string()) })}
                     {move || own_label().map(|l| view! { <option value="own" selected=true>{format!("Your model ({l})")}</option> })}
@@ -86,24 +86,24 @@ pub(super) fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signa
             {slider(NEEDLES, Signal::derive(move || state.with(|s| s.needles.to_string())))}
             {slider(QUERIES, Signal::derive(move || state.with(|s| s.queries.to_string())))}
             {slider(DEPTH, Signal::derive(move || state.with(|s| s.depth.map(|d| format!("{d}%")).unwrap_or_else(|| "random".into()))))}
-            <div class="control"><label for="context">"Context length"</label>
+            <div class="control" data-key="ctx"><label for="context">"Context length"</label>
                 <select id="context" on:change=set(|s, v| { s.context = v.parse().unwrap_or(64); s.text = None; })>
                     {options(CONTEXTS.iter().map(|c| (c.to_string(), if *c == 64 { "64 (training length)".to_string() } else { format!("{c} ({}× training)", c / 64) })).collect(), move || state.with(|s| s.context.to_string()))}
                 </select></div>
-            <div class="control"><label for="layer">"Layer"</label>
+            <div class="control" data-key="layer"><label for="layer">"Layer"</label>
                 <select id="layer" on:change=set(|s, v| s.layer = v.parse().unwrap_or(0))>
                     {move || options(numbered(shape.get().0), move || state.with(|s| s.layer.to_string()))}
                 </select></div>
-            {single.then(|| view! { <div class="control"><label for="head">"Head"</label>
+            {single.then(|| view! { <div class="control" data-key="head"><label for="head">"Head"</label>
                 <select id="head" on:change=set(|s, v| s.head = v.parse().unwrap_or(0))>
                     {move || options(numbered(shape.get().1), move || state.with(|s| s.head.to_string()))}
                 </select></div> })}
-            <div class="control"><label for="bits">"Attention logits"</label>
+            <div class="control" data-key="bits"><label for="bits">"Attention logits"</label>
                 <select id="bits" on:change=set(|s, v| s.bits = v.parse().ok().filter(|b| BITS.contains(b)))>
                     {options(std::iter::once(("32".to_string(), "f32 (as trained)".to_string())).chain(BITS.iter().map(|b| (b.to_string(), format!("{b}-bit absmax")))).collect(), move || state.with(|s| s.bits.unwrap_or(32).to_string()))}
                 </select></div>
         </div>
-        <div class="buttons">
+        <div class="buttons" data-key="seed">
             <span>{move || if state.with(|s| s.text.is_some()) { "Your own prompt is in use; the needle, query, depth and length controls make generated prompts (moving one, or New prompt, returns to them)." } else { "" }}</span>
             <span>"Prompt seed " <strong id="prompt-seed">{move || state.with(|s| s.seed)}</strong></span>
             <button id="new-prompt" on:click=move |_| state.update(|s| { s.seed = (js_sys::Math::random() * 1e9) as u64; s.row = None; s.text = None; })>"New prompt"</button>

@@ -1,0 +1,169 @@
+//! The guided lesson (`#/learn`, the landing page): one step at a time, each a few plain
+//! sentences, one live figure with its one slider, and a link that opens the same state
+//! in the lab, the calculator or the explorer. ←/→ and Page Up/Down (what slide clickers
+//! send) move between steps; the step and its slider are in the link.
+
+use super::super::components::notice::{NoticeBar, StateNotes};
+use super::super::route::{Page, Route, Router};
+use super::lesson_figures::StepFigure;
+use crate::engine::lesson::{self, pieces, Opens, Piece, Step, CITATIONS, GLOSSARY, STEPS};
+use crate::state::lesson_state::LessonState;
+use crate::state::model_state::ModelState;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The state, its link (written once a drag settles) and the notices about it.
+fn linked_state(router: Router) -> (RwSignal<LessonState>, StateNotes<LessonState>) {
+    let links = lesson::links();
+    let (initial, lines) = LessonState::from_params(&links, &router.asked.get_untracked().params);
+    let state = RwSignal::new(initial.clone());
+    let notes = StateNotes::new();
+    notes.set(initial, lines);
+    Effect::new(move |_| {
+        let params = state.with(|s| s.to_params(&lesson::links()));
+        router.write_address_soon(router.remember(Page::Learn, params), || {});
+    });
+    on_cleanup(move || router.cancel_pending());
+    router.follow(Page::Learn, move |params| {
+        let (s, lines) = LessonState::from_params(&lesson::links(), params);
+        notes.set(s.clone(), lines);
+        if state.with_untracked(|cur| *cur != s) {
+            state.set(s);
+        }
+    });
+    (state, notes)
+}
+
+/// Where a step's "open this" link goes: the exact state of its figure.
+fn open_link(step: &Step, state: &LessonState) -> (String, &'static str) {
+    match step.opens {
+        Opens::Lab => {
+            let lab = state.lab.clone().unwrap_or_default();
+            (Route::to(Page::Lab, lab.to_params()).to_hash(), "Open this in the lab")
+        }
+        Opens::Arch => (Route::to(Page::Arch, vec![]).to_hash(), "Open the architecture calculator"),
+        Opens::Explorer => (Route::to(Page::Model, ModelState::default().to_params()).to_hash(), "Open the model explorer"),
+    }
+}
+
+/// Keys that move the lesson, unless the focus is on something that uses them itself
+/// (a slider, a list, a text field, a map's cursor).
+fn step_key(ev: &web_sys::KeyboardEvent) -> Option<i32> {
+    if ev.alt_key() || ev.ctrl_key() || ev.meta_key() || ev.default_prevented() {
+        return None;
+    }
+    let target = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+    let busy = target.is_some_and(|el| el.closest("input, select, textarea, canvas.map, [contenteditable]").ok().flatten().is_some());
+    match ev.key().as_str() {
+        _ if busy => None,
+        "ArrowRight" | "PageDown" => Some(1),
+        "ArrowLeft" | "PageUp" => Some(-1),
+        _ => None,
+    }
+}
+
+#[component]
+pub fn LessonPage() -> impl IntoView {
+    let (state, notes) = linked_state(Router::get());
+    let step = Memo::new(move |_| state.with(|s| s.step));
+    let heading = NodeRef::<leptos::html::H2>::new();
+    // A new step starts at its title, for the eye and for the keyboard's focus.
+    let go = move |k: usize| {
+        if k < STEPS.len() && k != step.get_untracked() {
+            state.set(LessonState::at(&lesson::links(), k));
+            if let Some(h) = heading.get_untracked() {
+                let _ = h.focus();
+                h.scroll_into_view();
+            }
+        }
+    };
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        if let Some(d) = step_key(&ev) {
+            let k = step.get_untracked() as i32 + d;
+            if (0..STEPS.len() as i32).contains(&k) {
+                ev.prevent_default();
+                go(k as usize);
+            }
+        }
+    });
+    on_cleanup(move || keys.remove());
+    let here = move || STEPS[step.get()];
+    view! {
+        <section class="page lesson">
+            <nav class="steps" aria-label="Steps of the lesson">
+                <ol>{STEPS.iter().enumerate().map(|(k, s)| view! {
+                    <li><a href=format!("#/learn?step={}", k + 1) data-step=k + 1 aria-current=move || (step.get() == k).then_some("step")>{s.title}</a></li>
+                }).collect_view()}</ol>
+            </nav>
+            <NoticeBar id="link-notices" heading="Some settings in the link were adjusted:" lines=Signal::derive(move || state.with(|s| notes.lines_for(s))) on_dismiss=Callback::new(move |_| notes.clear()) />
+            <article class="step" id="lesson-step" data-step=move || step.get() + 1 aria-labelledby="step-title">
+                <p class="step-count">{move || format!("Step {} of {}", step.get() + 1, STEPS.len())}</p>
+                <h2 id="step-title" tabindex="-1" node_ref=heading>{move || here().title}</h2>
+                {move || here().paragraphs.iter().map(|p| view! { <Paragraph text=*p /> }).collect_view()}
+                {move || { let k = step.get(); view! { <StepFigure step=k state /> } }}
+                <div class="buttons step-nav">
+                    <button id="step-prev" disabled=move || step.get() == 0 on:click=move |_| go(step.get_untracked().wrapping_sub(1))>"← Previous"</button>
+                    <a id="open-in" class="button" href=move || state.with(|s| open_link(&here(), s).0)>{move || state.with(|s| open_link(&here(), s).1)}</a>
+                    <button id="step-next" disabled=move || step.get() + 1 == STEPS.len() on:click=move |_| go(step.get_untracked() + 1)>"Next →"</button>
+                    <span class="axis-note">"Keys: ← and → (or Page Up and Page Down) move between steps."</span>
+                </div>
+            </article>
+            <Glossary />
+            <Sources />
+        </section>
+    }
+}
+
+/// A paragraph of the lesson; its glossary terms open their definition in place (and show
+/// it on hover).
+#[component]
+fn Paragraph(text: &'static str) -> impl IntoView {
+    let open = RwSignal::new(None::<&'static str>);
+    let parts = pieces(text).into_iter().map(|p| match p {
+        Piece::Text(t) => view! { <span>{t}</span> }.into_any(),
+        Piece::Term { key, shown } => {
+            let def = lesson::term(key).map_or("", |t| t.definition);
+            view! {
+                <button type="button" class="term" data-term=key title=def aria-expanded=move || (open.get() == Some(key)).to_string()
+                    on:click=move |_| open.update(|o| *o = if *o == Some(key) { None } else { Some(key) })>{shown}</button>
+            }
+            .into_any()
+        }
+    });
+    view! {
+        <p class="lesson-text">{parts.collect_view()}</p>
+        {move || open.get().and_then(lesson::term).map(|t| view! {
+            <p class="definition" role="note"><strong>{t.name}": "</strong>{t.definition}" "<a href=format!("#glossary-{}", t.key) on:click=scroll_to_glossary>"(glossary)"</a></p>
+        })}
+    }
+}
+
+/// An in-page link to the glossary: scrolls there without changing the route.
+fn scroll_to_glossary(ev: leptos::ev::MouseEvent) {
+    ev.prevent_default();
+    let id = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|a| a.get_attribute("href")).unwrap_or_default();
+    let found = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id.trim_start_matches('#')));
+    if let Some(el) = found {
+        el.scroll_into_view();
+    }
+}
+
+#[component]
+fn Glossary() -> impl IntoView {
+    view! {
+        <section class="glossary" id="glossary" aria-labelledby="glossary-title">
+            <h3 id="glossary-title">"Glossary"</h3>
+            <dl>{GLOSSARY.iter().map(|t| view! { <dt id=format!("glossary-{}", t.key)>{t.name}</dt><dd>{t.definition}</dd> }).collect_view()}</dl>
+        </section>
+    }
+}
+
+#[component]
+fn Sources() -> impl IntoView {
+    view! {
+        <section class="sources" aria-labelledby="sources-title">
+            <h3 id="sources-title">"Sources"</h3>
+            <ul>{CITATIONS.iter().map(|(what, url)| view! { <li><a href=*url rel="noopener" target="_blank">{*what}</a></li> }).collect_view()}</ul>
+        </section>
+    }
+}

@@ -1,0 +1,148 @@
+//! The lesson's last two figures: the three shipped models on one prompt (the explorer's
+//! default), and the paper's numbers beside what our models do with that prompt.
+
+use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
+use super::explorer::{cell_text, kind_title, signed, Library, Status, StatusLine};
+use crate::engine::lesson::paper;
+use crate::engine::lesson_facts::{negative_lambda_note, ModelFacts};
+use crate::engine::model::{explain_each, Explained};
+use crate::state::model_state::{AttentionKind, ModelState};
+use crate::viz::colormap::{Contrast, Scale};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// The lesson's prompt: the explorer's default, so "open the explorer" shows the same.
+fn prompt_state() -> ModelState {
+    ModelState::default()
+}
+
+/// The three models' runs of the lesson's prompt, in `AttentionKind::ALL` order.
+type Runs = RwSignal<Option<Vec<Arc<Explained>>>>;
+
+/// Loads the three models (once per visit of the step) and runs the lesson's prompt.
+fn lesson_runs() -> (RwSignal<Status>, RwSignal<u32>, Runs) {
+    let library = Library::new();
+    let status = RwSignal::new(Status::Loading("the three trained models".into()));
+    let attempt = RwSignal::new(0u32);
+    let runs = RwSignal::new(None::<Vec<Arc<Explained>>>);
+    Effect::new(move |_| {
+        attempt.track();
+        status.set(Status::Loading("the three trained models".into()));
+        leptos::task::spawn_local(async move {
+            let state = prompt_state();
+            let mut models = Vec::new();
+            for kind in AttentionKind::ALL {
+                match library.load(kind.slug().to_string(), state.checkpoint).await {
+                    Ok(m) => models.push(m),
+                    Err(e) => {
+                        status.try_set(Status::Failed(e));
+                        return;
+                    }
+                }
+            }
+            let refs: Vec<_> = models.iter().map(|m| m.as_ref()).collect();
+            match explain_each(&refs, &state, &[]) {
+                Ok(cols) => {
+                    runs.try_set(Some(cols.into_iter().map(|c| c.explained).collect()));
+                    status.try_set(Status::Ready);
+                }
+                Err(e) => {
+                    status.try_set(Status::RunFailed(e));
+                }
+            }
+        });
+    });
+    (status, attempt, runs)
+}
+
+fn facts_of(runs: &[Arc<Explained>]) -> Vec<ModelFacts> {
+    AttentionKind::ALL.iter().zip(runs).map(|(k, x)| ModelFacts::of(*k, x)).collect()
+}
+
+#[component]
+pub fn ModelsFigure() -> impl IntoView {
+    let (status, attempt, runs) = lesson_runs();
+    // One colour scale for the three maps, so the columns compare.
+    let vmax = Memo::new(move |_| {
+        runs.with(|r| {
+            r.as_ref().map(|r| {
+                facts_of(r).iter().zip(r).filter_map(|(f, x)| x.output.layers.last()?.maps.get(f.best_head)).flat_map(|m| m.combined().iter().map(|v| v.abs()).collect::<Vec<_>>()).fold(0.0f32, f32::max)
+            })
+        })
+    });
+    let column = move |col: usize| {
+        let kind = AttentionKind::ALL[col];
+        let run = move || runs.with(|r| r.as_ref().map(|r| r[col].clone()));
+        let fact = move || run().map(|x| ModelFacts::of(kind, &x));
+        let map = Signal::derive(move || {
+            let (x, f, vmax) = (run()?, fact()?, vmax.get()?);
+            let m = x.output.layers.last()?.maps.get(f.best_head)?;
+            Some(PooledMap { r: m.a1.nrows(), values: Arc::new(m.combined().iter().copied().collect()), scale: Scale { diverging: true, vmax, contrast: Contrast::Sqrt } })
+        });
+        let n = Signal::derive(move || run().map_or(1, |x| x.prompt.tokens.len()));
+        let span = Signal::derive(move || run().map(|x| x.prompt.answer_spans[0].clone().collect::<Vec<_>>()).unwrap_or_default());
+        let labels = Signal::derive(move || run().map(|x| x.axis_labels()).unwrap_or_default());
+        let marked = Signal::derive(move || run().map(|x| x.answer_row()));
+        let ticks = Signal::derive(move || run().map(|x| x.needle_words()).unwrap_or_default());
+        let hover = RwSignal::new(None::<Hover>);
+        let tooltip = move || {
+            let (h, x, f) = (hover.get()?, run()?, fact()?);
+            let text = cell_text(&x, x.output.layers.len() - 1, f.best_head, h)?;
+            Some(view! { <div class="tooltip" style=h.tooltip_style()>{text}</div> })
+        };
+        let title = if kind == AttentionKind::Baseline { "A (softmax)" } else { "A1 − λ·A2" };
+        view! {
+            <article class="panel column" id=format!("lesson-{}", kind.slug())>
+                <h3>{kind_title(kind)}</h3>
+                <p class="prediction" data-right=move || fact().map(|f| f.right.to_string())>{move || fact().map(|f| format!("It {}.", f.prediction()))}</p>
+                <Heatmap id=format!("fig-{}", kind.slug()) title map n signal_keys=span hover marked_row=marked ticks_mark=ticks labels />
+                <p class="axis-note">{move || fact().map(|f| format!("Last layer, head {}: the “→” row puts {} of net weight on the asked needle and {} on the rest of the context.", f.best_head, signed(f.best.answer), signed(f.best.noise)))}</p>
+                {tooltip}
+            </article>
+        }
+    };
+    view! {
+        <figure class="lesson-figure panel" id="lesson-figure" data-figure="models">
+            <StatusLine status attempt />
+            <p class="prompt-text" id="lesson-prompt">{move || runs.with(|r| r.as_ref().map(|r| format!("The prompt: {}", r[0].prompt.tokens.iter().map(|t| crate::engine::model::word(*t)).collect::<Vec<_>>().join(" "))))}</p>
+            <div class="compare">{(0..3).map(column).collect_view()}</div>
+            <figcaption class="facts" id="figure-facts">{move || runs.with(|r| r.as_ref().map(|r| {
+                let f = facts_of(r);
+                let right = f.iter().filter(|m| m.right).count();
+                format!("On this prompt {right} of the three models answer right. {}", f.iter().map(|m| format!("{} {}.", kind_title(m.kind), m.prediction())).collect::<Vec<_>>().join(" "))
+            }))}</figcaption>
+        </figure>
+    }
+}
+
+#[component]
+pub fn PaperFigure() -> impl IntoView {
+    let (status, attempt, runs) = lesson_runs();
+    let facts = Memo::new(move |_| runs.with(|r| r.as_ref().map(|r| facts_of(r))));
+    let paper_row = |name: &'static str, k: usize| {
+        let (a, n) = (paper::mean(&paper::TABLE3_ANSWER[k].1), paper::mean(&paper::TABLE3_NOISE[k].1));
+        let (_, top1, median) = paper::TABLE5_LOGITS[k];
+        view! { <tr class="paper"><td>{format!("{name} (paper, 3B)")}</td><td>{format!("{a:.2}")}</td><td>{format!("{n:.2}")}</td><td>{format!("{top1:.1}")}</td><td>{format!("{median:.1}")}</td></tr> }
+    };
+    view! {
+        <figure class="lesson-figure panel" id="lesson-figure" data-figure="paper">
+            <StatusLine status attempt />
+            <div class="table-scroll"><table class="numbers" id="paper-table">
+                <caption>"Attention on the answer and on the rest of the context (the paper's Table 3: mean over five depths; ours: the “→” row, every head of every layer, this prompt) and the attention logits' largest and median magnitude (Table 5)."</caption>
+                <thead><tr><th>"model"</th><th>"on the answer"</th><th>"on the context"</th><th>"largest logit"</th><th>"median logit"</th></tr></thead>
+                <tbody>
+                    {paper_row(paper::TABLE3_ANSWER[0].0, 0)}
+                    {paper_row(paper::TABLE3_ANSWER[1].0, 1)}
+                    {move || facts.get().map(|f| f.into_iter().map(|m| view! {
+                        <tr class="ours" data-kind=m.kind.slug()><td>{format!("{} (ours, tiny)", kind_title(m.kind))}</td><td>{signed(m.mean.answer)}</td><td>{signed(m.mean.noise)}</td><td>{format!("{:.1}", m.logit_top1)}</td><td>{format!("{:.1}", m.logit_median)}</td></tr>
+                    }).collect_view())}
+                </tbody>
+            </table></div>
+            <p class="explain">{paper::FIGURE8}" The explorer runs our models with 4-bit logits (“Attention logits”)."</p>
+            <figcaption class="facts" id="figure-facts">{move || facts.get().map(|f| {
+                let line = f.iter().map(|m| format!("{}: {} on the answer, {} on the context", kind_title(m.kind), signed(m.mean.answer), signed(m.mean.noise))).collect::<Vec<_>>().join("; ");
+                format!("On this prompt, averaged over every head: {line}. {}", negative_lambda_note(&f).unwrap_or_default())
+            })}</figcaption>
+        </figure>
+    }
+}
