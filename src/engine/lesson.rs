@@ -338,4 +338,21 @@ mod tests {
         }
         assert!((paper::mean(&paper::TABLE3_ANSWER[1].1) - 0.32).abs() < 1e-9);
     }
+
+    #[test]
+    fn every_steps_link_round_trips_with_its_slider_moved() {
+        use crate::state::lesson_state::LessonState;
+        use crate::state::query;
+        let links = links();
+        for (k, s) in STEPS.iter().enumerate() {
+            let mut state = LessonState::at(&links, k);
+            if let (Some(knob), Some(lab)) = (s.knob, state.lab.as_mut()) {
+                let (lo, hi) = knob.slider_range();
+                knob.slide(lab, lo + 0.37 * (hi - lo));
+            }
+            let link = query::format(&state.to_params(&links));
+            let (back, notes) = LessonState::from_params(&links, &query::parse(&link));
+            assert_eq!((back, notes.len()), (state, 0), "step {} ({link})", k + 1);
+        }
+    }
 }

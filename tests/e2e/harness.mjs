@@ -33,7 +33,8 @@ export async function start(mode) {
     page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
     await page.goto(url + hash);
-    await page.waitForSelector('header.top', { timeout: 30_000 });
+    // Attached, not visible: presenter and embed mode hide the header.
+    await page.waitForSelector('header.top', { state: 'attached', timeout: 30_000 });
     // Detection finishes when the badge leaves its "looking" state.
     await page.waitForFunction(() => document.querySelector('#backend-badge')?.dataset.kind !== 'detecting', null, { timeout: 30_000 });
     return page;

@@ -208,7 +208,8 @@ pub fn draw_overlay(canvas: &web_sys::HtmlCanvasElement, frame: &Frame, overlay:
         ctx.line_to(x, frame.bottom);
         ctx.stroke();
         ctx.set_fill_style_str(&css(m.color));
-        let _ = ctx.fill_text(&m.label, x + 3.0, frame.top + 26.0);
+        // Below the static markers' labels, which sit at the top of the plot.
+        let _ = ctx.fill_text(&m.label, x + 3.0, frame.top + if heavy { 44.0 } else { 26.0 });
     }
     ctx.set_fill_style_str(&css(RED));
     for (x, y) in overlay.dots.iter().filter_map(|p| frame.pixel(*p)) {

@@ -68,8 +68,15 @@ fn LabFigure(step: Step, state: RwSignal<LessonState>) -> impl IntoView {
         Figure::Choose => choose_figure(run, lambda, None).into_any(),
         _ => choose_figure(run, lambda, Some(lab)).into_any(),
     };
+    // The figure's SNRs at full precision, for a reader's script and the tests (the lab
+    // shows the same problem's numbers).
+    let snr = move |diff: bool| {
+        let m = run.get().0.metrics(lambda.get());
+        (if diff { m.differential.snr } else { m.standard.snr }).to_string()
+    };
     view! {
-        <figure class="lesson-figure panel" id="lesson-figure" data-figure=format!("{:?}", step.figure).to_lowercase()>
+        <figure class="lesson-figure panel" id="lesson-figure" data-figure=format!("{:?}", step.figure).to_lowercase()
+            data-snr-standard=move || snr(false) data-snr-diff=move || snr(true)>
             <div class="controls">{slider}</div>
             {body}
         </figure>
