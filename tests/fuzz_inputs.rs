@@ -8,7 +8,10 @@
 use difflens::cli::Args;
 use difflens::core::config::ModelConfig;
 use difflens::core::weights::TensorStore;
+use difflens::engine::lesson;
+use difflens::state::display::Display;
 use difflens::state::lab_state::{self, LabState};
+use difflens::state::lesson_state::LessonState;
 use difflens::state::model_state::ModelState;
 use difflens::state::route::Route;
 use difflens::state::{arch_state, query};
@@ -40,6 +43,8 @@ fn key(keys: &'static [&'static str]) -> impl Strategy<Value = String> {
 
 const LAB_KEYS: &[&str] = &["lambda", "n", "noise", "signal", "k", "common", "seed", "row"];
 const MODEL_KEYS: &[&str] = &["view", "model", "ckpt", "n", "r", "ctx", "depth", "seed", "layer", "head", "row", "bits", "v1_lambda", "v1_norm", "prompt", "v2_scale", "v2_pin", "head_baseline", "head_diff_v1", "head_diff_v2"];
+const LESSON_KEYS: &[&str] = &["step", "lambda", "noise", "common", "n"];
+const DISPLAY_KEYS: &[&str] = &["present", "embed", "lock", "controls", "lambda"];
 const ARCH_KEYS: &[&str] = &["hidden", "heads", "kv_heads", "head_dim", "layers", "ffn", "vocab"];
 
 fn params(keys: &'static [&'static str]) -> impl Strategy<Value = Vec<(String, String)>> {
@@ -111,6 +116,31 @@ proptest! {
         if !matches!(k, "prompt" | "v1_lambda" | "model") && !named_the_default {
             check_noticed(k, &raw, kept(&canonical, k), &notices)?;
         }
+    }
+
+    #[test]
+    fn lesson_links_read_back_clean(p in params(LESSON_KEYS)) {
+        let links = lesson::links();
+        let (s, _) = LessonState::from_params(&links, &p);
+        prop_assert_eq!(LessonState::from_params(&links, &s.to_params(&links)), (s.clone(), vec![]));
+    }
+
+    #[test]
+    fn lesson_steps_not_used_as_written_are_noticed(raw in value()) {
+        let links = lesson::links();
+        let (s, notices) = LessonState::from_params(&links, &[("step".to_string(), raw.clone())]);
+        let slug = links.iter().any(|l| l.slug == raw.trim());
+        if !slug {
+            check_noticed("step", &raw, kept(&s.to_params(&links), "step"), &notices)?;
+        }
+    }
+
+    #[test]
+    fn display_keys_read_back_clean_and_never_reach_the_page(p in params(DISPLAY_KEYS)) {
+        let (d, rest) = Display::split(p);
+        prop_assert!(rest.iter().all(|(k, _)| !difflens::state::display::KEYS.contains(&k.as_str())));
+        let (back, again) = Display::split(d.to_params());
+        prop_assert_eq!((back, again), (d.without_notes(), vec![]));
     }
 
     #[test]

@@ -98,28 +98,37 @@ pub fn context_sentence(points: &[NoiseMassPoint], sigma: f32) -> Option<String>
     ))
 }
 
-/// Step 3: how alike the two maps' noise is: the correlation of A1's and A2's weights on
-/// the noise keys, over every query.
+/// Step 3: how alike the two maps' noise is: within each query's row, the correlation of
+/// A1's and A2's weights on the noise keys, averaged over the queries. Per row, because a
+/// row's scale differs between the maps (A1's denominator also holds the signal keys):
+/// the speckle's pattern is what the eye compares, not its brightness.
 pub fn noise_correlation(run: &LabRun) -> f64 {
     let signal = run.inputs.is_signal();
-    let (mut n, mut sx, mut sy, mut sxx, mut syy, mut sxy) = (0.0f64, 0.0, 0.0, 0.0, 0.0, 0.0);
-    for (r1, r2) in run.maps.a1.rows().into_iter().zip(run.maps.a2.rows()) {
-        for ((x, y), s) in r1.iter().zip(r2.iter()).zip(&signal) {
-            if *s {
-                continue;
-            }
-            let (x, y) = (*x as f64, *y as f64);
-            n += 1.0;
-            sx += x;
-            sy += y;
-            sxx += x * x;
-            syy += y * y;
-            sxy += x * y;
-        }
+    let rows: Vec<f64> = run
+        .maps
+        .a1
+        .rows()
+        .into_iter()
+        .zip(run.maps.a2.rows())
+        .filter_map(|(r1, r2)| {
+            let pairs: Vec<(f64, f64)> = r1.iter().zip(r2.iter()).zip(&signal).filter(|(_, s)| !**s).map(|((x, y), _)| (*x as f64, *y as f64)).collect();
+            pearson(&pairs)
+        })
+        .collect();
+    if rows.is_empty() { 0.0 } else { rows.iter().sum::<f64>() / rows.len() as f64 }
+}
+
+/// The correlation of the pairs, or `None` where either side does not vary.
+fn pearson(pairs: &[(f64, f64)]) -> Option<f64> {
+    let n = pairs.len() as f64;
+    let (mx, my) = (pairs.iter().map(|p| p.0).sum::<f64>() / n, pairs.iter().map(|p| p.1).sum::<f64>() / n);
+    let (mut sxx, mut syy, mut sxy) = (0.0, 0.0, 0.0);
+    for (x, y) in pairs {
+        sxx += (x - mx).powi(2);
+        syy += (y - my).powi(2);
+        sxy += (x - mx) * (y - my);
     }
-    let cov = sxy / n - sx / n * sy / n;
-    let (vx, vy) = (sxx / n - (sx / n).powi(2), syy / n - (sy / n).powi(2));
-    if vx <= 0.0 || vy <= 0.0 { 0.0 } else { cov / (vx * vy).sqrt() }
+    (sxx > 0.0 && syy > 0.0).then(|| sxy / (sxx * syy).sqrt())
 }
 
 pub fn branches_sentence(common: f32, correlation: f64) -> String {
@@ -171,6 +180,8 @@ impl SubtractFacts {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChooseFacts {
     pub best: SnrPoint,
+    /// The share of A1's rows the noise keys hold (averaged over queries).
+    pub noise_share: f64,
     pub standard: f64,
     pub lambda: f32,
     pub at_lambda: f64,
@@ -182,7 +193,7 @@ impl ChooseFacts {
     pub fn of(run: &LabRun, curve: &[SnrPoint], best: SnrPoint, lambda: f32) -> Self {
         let m = run.metrics(lambda);
         let at_end = *curve.last().unwrap_or(&best);
-        Self { best, standard: m.standard.snr, lambda, at_lambda: m.differential.snr, at_end }
+        Self { best, noise_share: m.standard.noise_mass, standard: m.standard.snr, lambda, at_lambda: m.differential.snr, at_end }
     }
 
     pub fn gain(&self) -> f64 {
@@ -191,8 +202,8 @@ impl ChooseFacts {
 
     pub fn sentence(&self) -> String {
         format!(
-            "For this problem the best λ is {:.2}: SNR {}, {}× standard attention's {}. At your λ = {}, SNR is {}; at the end of the slider, λ = {:.2}, it is {}.",
-            self.best.x, sig3(self.best.snr), sig3(self.gain()), sig3(self.standard), lam(self.lambda), sig3(self.at_lambda), self.at_end.x, sig3(self.at_end.snr)
+            "Here the noise keys hold {} of each row of A1, and the best λ is {:.2}: SNR {}, {}× standard attention's {}. At your λ = {}, SNR is {}; at the end of the slider, λ = {:.2}, it is {}.",
+            percent(self.noise_share), self.best.x, sig3(self.best.snr), sig3(self.gain()), sig3(self.standard), lam(self.lambda), sig3(self.at_lambda), self.at_end.x, sig3(self.at_end.snr)
         )
     }
 }
@@ -321,8 +332,10 @@ mod tests {
     use crate::engine::lab::{context_lengths, noise_mass_point};
     use crate::state::lab_state::LabState;
 
+    /// The lesson's own problem (step 5's preset) at another share and length.
     fn run(common: f32, n: usize) -> LabRun {
-        LabRun::compute_cpu(&LabState { n, common, ..LabState::default() }.lab_params())
+        let preset = crate::engine::lesson::STEPS[4].preset.expect("a lab step");
+        LabRun::compute_cpu(&LabState { n, common, ..preset() }.lab_params())
     }
 
     #[test]
@@ -359,6 +372,8 @@ mod tests {
         assert!(neg.sentence().contains("noise keys rises from"), "a negative λ adds noise: {}", neg.sentence());
         let zero = SubtractFacts::of(&r, 0.0);
         assert!(zero.sentence().contains("stays about the same"), "{}", zero.sentence());
+        let too_much = SubtractFacts::of(&r, 2.0);
+        assert!(too_much.sentence().contains("noise keys rises from"), "step 5: too much λ subtracts more noise than A1 had: {}", too_much.sentence());
     }
 
     #[test]

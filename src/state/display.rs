@@ -60,6 +60,7 @@ impl Display {
         }
         if d.controls.is_some() && !d.reduced() {
             d.notes.push("controls= only applies with present=1 or embed=1; every control is shown".into());
+            d.controls = None;
         }
         (d, rest)
     }
@@ -138,7 +139,7 @@ mod tests {
     fn every_control_shows_outside_the_reduced_modes_and_garbage_is_named() {
         let (d, _) = Display::split(query::parse("controls=lambda"));
         assert!(d.shows("noise"), "controls= alone changes nothing");
-        assert_eq!(d.notes.len(), 1);
+        assert_eq!((d.notes.len(), d.controls), (1, None), "and is not written back");
         let (d, _) = Display::split(query::parse("present=yes&embed=1&controls=a,%3Cb%3E,a,,c"));
         assert!(!d.present && d.embed);
         assert_eq!(d.controls, Some(vec!["a".to_string(), "c".to_string()]));

@@ -43,6 +43,9 @@ const PAGES = {
     v2_scale: [(r) => (2 * r()).toFixed(2), () => ['-3', '1e6']],
     seed: [(r) => String(Math.floor(r() * 1e6)), () => ['-1', '99999999999']],
   },
+  learn: {
+    step: [(r) => (r() < 0.7 ? String(1 + Math.floor(r() * 9)) : ['softmax', 'subtract', 'failure', 'cost'][Math.floor(r() * 4)]), () => ['0', '10', '-1', '2.5']],
+  },
   arch: {
     hidden: [(r) => String(64 * (1 + Math.floor(r() * 64))), () => ['0', '2000000', '-5']],
     layers: [(r) => String(1 + Math.floor(r() * 48)), () => ['0', '9999999']],
@@ -55,6 +58,7 @@ const READY = {
   lab: () => !!document.querySelector('#map-diff canvas.map') && document.querySelector('#snr-standard')?.dataset.value !== undefined,
   model: () => /^(Computed on|Could not)/.test(document.querySelector('#model-status')?.textContent || '') && !!document.querySelector('canvas.map'),
   arch: () => !!document.querySelector('#arch-table td'),
+  learn: () => !!document.querySelector('#figure-facts')?.textContent.trim() || /^Could not/.test(document.querySelector('#model-status')?.textContent || ''),
 };
 
 /** One random link: its hash, and the keys it made invalid. */
