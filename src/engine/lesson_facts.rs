@@ -320,7 +320,7 @@ pub fn negative_lambda_note(models: &[ModelFacts]) -> Option<String> {
     let v1 = models.iter().find(|m| m.kind == AttentionKind::DiffV1)?;
     let l = v1.first_lambda.filter(|l| *l < 0.0)?;
     Some(format!(
-        "Our DIFF V1 learnt λ = {} in its first layer. A negative λ adds the second map instead of subtracting it, so that layer spreads weight over the context: it is not cancelling noise there. The paper's models keep λ positive; ours did not, and the page shows it as it is.",
+        "Our DIFF V1 learnt λ = {} in its first layer. A negative λ adds the second map instead of subtracting it, so that layer spreads weight over the context instead of cancelling noise: the opposite of what the paper describes. We show it as it is.",
         lam(l)
     ))
 }

@@ -63,6 +63,16 @@ for (const mode of ['gpu', 'cpu']) {
         await figureShown(page);
         titles.push(await page.textContent('#step-title'));
         assert.equal(new URL(page.url()).hash.match(/step=(\d+)/)?.[1], String(k), 'the step is in the link');
+        if (k === 7) {
+          // The cost step: grouped KV heads change the table, the sentence and where "open" goes.
+          const sentence = await facts(page);
+          await page.click('#cost-gqa');
+          await page.waitForFunction((s) => document.querySelector('#figure-facts').textContent !== s, sentence);
+          assert.match(await page.getAttribute('#open-in', 'href'), /#\/arch\?.*kv_heads=8/);
+          const cache = await page.locator('#cost-table tbody tr td:nth-child(5)').allTextContents();
+          assert.equal(cache[2], cache[0], `V2 with GQA keeps the baseline's KV cache: ${cache}`);
+          await page.click('#step-title');
+        }
         if (k < STEPS) {
           await page.keyboard.press(k % 2 ? 'ArrowRight' : 'PageDown');
           await page.waitForFunction((n) => document.querySelector('#lesson-step')?.dataset.step === String(n), k + 1);
@@ -72,6 +82,9 @@ for (const mode of ['gpu', 'cpu']) {
       assert.equal(new Set(titles).size, STEPS, `nine different steps: ${titles.join(' | ')}`);
       // The last two steps run the trained models.
       assert.match(await page.textContent('#paper-table'), /ours, tiny/);
+      const fourBit = await page.locator('#paper-table .four-bit').allTextContents();
+      assert.equal(fourBit.length, 3);
+      for (const t of fourBit) assert.match(t, /^(right|wrong) \(\d/, `each model's answer with 4-bit logits: ${fourBit}`);
       await page.keyboard.press('ArrowRight');
       assert.equal(await stepNumber(page), STEPS, 'no step after the last');
       await page.keyboard.press('PageUp');

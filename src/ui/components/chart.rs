@@ -91,7 +91,23 @@ fn label(v: f64, log: bool) -> String {
     if a < 1e-9 {
         return "0".into();
     }
-    if a >= 10_000.0 { format!("{:.0}k", x / 1000.0) } else if a >= 100.0 || (log && a >= 1.0) { format!("{x:.0}") } else if a >= 1.0 { format!("{x:.1}") } else if a == 0.0 { "0".into() } else if a >= 0.01 { format!("{x:.2}") } else { format!("{x:.0e}") }
+    if a >= 10_000.0 {
+        return format!("{:.0}k", x / 1000.0);
+    }
+    // A log axis's ticks are evenly spaced powers (10^0.60, 10^0.65, …): two significant
+    // digits keep neighbours apart ("4.0, 4.5", not "4, 4").
+    match (log, a) {
+        (true, a) if a >= 10.0 => format!("{x:.0}"),
+        (false, a) if a >= 10.0 && (x - x.round()).abs() < 1e-6 => format!("{x:.0}"),
+        (false, a) if a >= 10.0 => format!("{x:.1}"),
+        (true, a) if a >= 1.0 => format!("{x:.1}"),
+        (true, a) if a >= 0.1 => format!("{x:.2}"),
+        (true, a) if a >= 0.01 => format!("{x:.3}"),
+        (true, _) => format!("{x:.1e}"),
+        (false, a) if a >= 1.0 => format!("{x:.1}"),
+        (false, a) if a >= 0.01 => format!("{x:.2}"),
+        (false, _) => format!("{x:.0e}"),
+    }
 }
 
 /// In presenter mode (`present=1`) lines and text are drawn heavier, for a projector.

@@ -34,14 +34,15 @@ fn linked_state(router: Router) -> (RwSignal<LessonState>, StateNotes<LessonStat
     (state, notes)
 }
 
-/// Where a step's "open this" link goes: the exact state of its figure.
-fn open_link(step: &Step, state: &LessonState) -> (String, &'static str) {
+/// Where a step's "open this" link goes: the exact state of its figure (`figure_link`:
+/// what a figure without a lab state says it shows, such as the calculator's config).
+fn open_link(step: &Step, state: &LessonState, figure_link: Option<String>) -> (String, &'static str) {
     match step.opens {
         Opens::Lab => {
             let lab = state.lab.clone().unwrap_or_default();
             (Route::to(Page::Lab, lab.to_params()).to_hash(), "Open this in the lab")
         }
-        Opens::Arch => (Route::to(Page::Arch, vec![]).to_hash(), "Open the architecture calculator"),
+        Opens::Arch => (figure_link.unwrap_or_else(|| Route::to(Page::Arch, vec![]).to_hash()), "Open the architecture calculator"),
         Opens::Explorer => (Route::to(Page::Model, ModelState::default().to_params()).to_hash(), "Open the model explorer"),
     }
 }
@@ -88,6 +89,9 @@ pub fn LessonPage() -> impl IntoView {
     });
     on_cleanup(move || keys.remove());
     let here = move || STEPS[step.get()];
+    // A figure's own link for "open this", with the step it belongs to.
+    let figure_link = RwSignal::new(None::<(usize, String)>);
+    let open = move || state.with(|s| open_link(&here(), s, figure_link.get().filter(|(k, _)| *k == s.step).map(|(_, l)| l)));
     view! {
         <section class="page lesson">
             <nav class="steps" aria-label="Steps of the lesson">
@@ -100,10 +104,10 @@ pub fn LessonPage() -> impl IntoView {
                 <p class="step-count">{move || format!("Step {} of {}", step.get() + 1, STEPS.len())}</p>
                 <h2 id="step-title" tabindex="-1" node_ref=heading>{move || here().title}</h2>
                 {move || here().paragraphs.iter().map(|p| view! { <Paragraph text=*p /> }).collect_view()}
-                {move || { let k = step.get(); view! { <StepFigure step=k state /> } }}
+                {move || { let k = step.get(); view! { <StepFigure step=k state figure_link /> } }}
                 <div class="buttons step-nav">
                     <button id="step-prev" disabled=move || step.get() == 0 on:click=move |_| go(step.get_untracked().wrapping_sub(1))>"← Previous"</button>
-                    <a id="open-in" class="button" href=move || state.with(|s| open_link(&here(), s).0)>{move || state.with(|s| open_link(&here(), s).1)}</a>
+                    <a id="open-in" class="button" href=move || open().0>{move || open().1}</a>
                     <button id="step-next" disabled=move || step.get() + 1 == STEPS.len() on:click=move |_| go(step.get_untracked() + 1)>"Next →"</button>
                     <span class="axis-note">"Keys: ← and → (or Page Up and Page Down) move between steps."</span>
                 </div>

@@ -13,6 +13,7 @@ use crate::engine::lab::{context_lengths, noise_mass_point, LabRun, MapKind};
 use crate::engine::lesson::{Figure, Step, STEPS};
 use crate::engine::lesson_facts::{branches_sentence, context_sentence, cost_rows, cost_sentence, failure_sentence, lambda_init_table, noise_correlation, ChooseFacts, RowFacts, SubtractFacts};
 use crate::state::lab_state::LabState;
+use crate::state::route::{Page, Route};
 use crate::state::lesson_state::LessonState;
 use crate::viz::colormap::{Contrast, Scale};
 use leptos::prelude::*;
@@ -33,11 +34,12 @@ impl PartialEq for Run {
     }
 }
 
+/// `figure_link`: where "open this" goes, for a figure whose state is not a lab problem.
 #[component]
-pub fn StepFigure(step: usize, state: RwSignal<LessonState>) -> impl IntoView {
+pub fn StepFigure(step: usize, state: RwSignal<LessonState>, figure_link: RwSignal<Option<(usize, String)>>) -> impl IntoView {
     let s = STEPS[step];
     match s.figure {
-        Figure::Cost => view! { <CostFigure /> }.into_any(),
+        Figure::Cost => view! { <CostFigure step figure_link /> }.into_any(),
         Figure::Models => view! { <ModelsFigure /> }.into_any(),
         Figure::Paper => view! { <PaperFigure /> }.into_any(),
         _ => view! { <LabFigure step=s state /> }.into_any(),
@@ -200,9 +202,13 @@ fn choose_figure(run: Memo<Run>, lambda: Memo<f32>, failure: Option<Memo<LabStat
 
 /// The calculator's arithmetic for a 7B-class config, with or without grouped KV heads.
 #[component]
-fn CostFigure() -> impl IntoView {
+fn CostFigure(step: usize, figure_link: RwSignal<Option<(usize, String)>>) -> impl IntoView {
     let config = RwSignal::new(ArchConfig::default());
     let gqa = Memo::new(move |_| config.with(|c| c.kv_heads != c.heads));
+    Effect::new(move |_| {
+        let params = config.with(crate::state::arch_state::to_params);
+        figure_link.set(Some((step, Route::to(Page::Arch, params).to_hash())));
+    });
     let set = move |kv: Option<usize>| move |_| config.set(ArchConfig { kv_heads: kv.unwrap_or(ArchConfig::default().heads), ..ArchConfig::default() });
     view! {
         <figure class="lesson-figure panel" id="lesson-figure" data-figure="cost">

@@ -16,15 +16,17 @@ fn prompt_state() -> ModelState {
     ModelState::default()
 }
 
-/// The three models' runs of the lesson's prompt, in `AttentionKind::ALL` order.
-type Runs = RwSignal<Option<Vec<Arc<Explained>>>>;
+/// The three models' runs of the lesson's prompt, in `AttentionKind::ALL` order, once per
+/// logit precision asked for.
+type Runs = RwSignal<Option<Vec<Vec<Arc<Explained>>>>>;
 
-/// Loads the three models (once per visit of the step) and runs the lesson's prompt.
-fn lesson_runs() -> (RwSignal<Status>, RwSignal<u32>, Runs) {
+/// Loads the three models (once per visit of the step) and runs the lesson's prompt at
+/// each of `bits` (`None`: f32, as trained).
+fn lesson_runs(bits: &'static [Option<u32>]) -> (RwSignal<Status>, RwSignal<u32>, Runs) {
     let library = Library::new();
     let status = RwSignal::new(Status::Loading("the three trained models".into()));
     let attempt = RwSignal::new(0u32);
-    let runs = RwSignal::new(None::<Vec<Arc<Explained>>>);
+    let runs: Runs = RwSignal::new(None);
     Effect::new(move |_| {
         attempt.track();
         status.set(Status::Loading("the three trained models".into()));
@@ -41,9 +43,10 @@ fn lesson_runs() -> (RwSignal<Status>, RwSignal<u32>, Runs) {
                 }
             }
             let refs: Vec<_> = models.iter().map(|m| m.as_ref()).collect();
-            match explain_each(&refs, &state, &[]) {
-                Ok(cols) => {
-                    runs.try_set(Some(cols.into_iter().map(|c| c.explained).collect()));
+            let each = bits.iter().map(|b| explain_each(&refs, &ModelState { bits: *b, ..state.clone() }, &[]).map(|cols| cols.into_iter().map(|c| c.explained).collect())).collect::<Result<Vec<_>, _>>();
+            match each {
+                Ok(all) => {
+                    runs.try_set(Some(all));
                     status.try_set(Status::Ready);
                 }
                 Err(e) => {
@@ -61,7 +64,8 @@ fn facts_of(runs: &[Arc<Explained>]) -> Vec<ModelFacts> {
 
 #[component]
 pub fn ModelsFigure() -> impl IntoView {
-    let (status, attempt, runs) = lesson_runs();
+    let (status, attempt, all) = lesson_runs(&[None]);
+    let runs = Signal::derive(move || all.with(|a| a.as_ref().map(|a| a[0].clone())));
     // One colour scale for the three maps, so the columns compare.
     let vmax = Memo::new(move |_| {
         runs.with(|r| {
@@ -117,28 +121,31 @@ pub fn ModelsFigure() -> impl IntoView {
 
 #[component]
 pub fn PaperFigure() -> impl IntoView {
-    let (status, attempt, runs) = lesson_runs();
-    let facts = Memo::new(move |_| runs.with(|r| r.as_ref().map(|r| facts_of(r))));
+    let (status, attempt, all) = lesson_runs(&[None, Some(4)]);
+    let facts = Memo::new(move |_| all.with(|a| a.as_ref().map(|a| facts_of(&a[0]))));
+    // The same prompt with every attention logit stored in 4 bits (absmax), as Figure 8.
+    let four = Memo::new(move |_| all.with(|a| a.as_ref().map(|a| facts_of(&a[1]))));
+    let at_four = move |kind: AttentionKind| four.with(|f| f.as_ref().and_then(|f| f.iter().find(|m| m.kind == kind)).map(|m| format!("{} ({})", if m.right { "right" } else { "wrong" }, crate::engine::lesson_facts::percent(m.probability as f64))).unwrap_or_default());
     let paper_row = |name: &'static str, k: usize| {
         let (a, n) = (paper::mean(&paper::TABLE3_ANSWER[k].1), paper::mean(&paper::TABLE3_NOISE[k].1));
         let (_, top1, median) = paper::TABLE5_LOGITS[k];
-        view! { <tr class="paper"><td>{format!("{name} (paper, 3B)")}</td><td>{format!("{a:.2}")}</td><td>{format!("{n:.2}")}</td><td>{format!("{top1:.1}")}</td><td>{format!("{median:.1}")}</td></tr> }
+        view! { <tr class="paper"><td>{format!("{name} (paper, 3B)")}</td><td>{format!("{a:.2}")}</td><td>{format!("{n:.2}")}</td><td>{format!("{top1:.1}")}</td><td>{format!("{median:.1}")}</td><td>"–"</td></tr> }
     };
     view! {
         <figure class="lesson-figure panel" id="lesson-figure" data-figure="paper">
             <StatusLine status attempt />
             <div class="table-scroll"><table class="numbers" id="paper-table">
                 <caption>"Attention on the answer and on the rest of the context (the paper's Table 3: mean over five depths; ours: the “→” row, every head of every layer, this prompt) and the attention logits' largest and median magnitude (Table 5)."</caption>
-                <thead><tr><th>"model"</th><th>"on the answer"</th><th>"on the context"</th><th>"largest logit"</th><th>"median logit"</th></tr></thead>
+                <thead><tr><th>"model"</th><th>"on the answer"</th><th>"on the context"</th><th>"largest logit"</th><th>"median logit"</th><th>"this prompt, logits in 4 bits"</th></tr></thead>
                 <tbody>
                     {paper_row(paper::TABLE3_ANSWER[0].0, 0)}
                     {paper_row(paper::TABLE3_ANSWER[1].0, 1)}
                     {move || facts.get().map(|f| f.into_iter().map(|m| view! {
-                        <tr class="ours" data-kind=m.kind.slug()><td>{format!("{} (ours, tiny)", kind_title(m.kind))}</td><td>{signed(m.mean.answer)}</td><td>{signed(m.mean.noise)}</td><td>{format!("{:.1}", m.logit_top1)}</td><td>{format!("{:.1}", m.logit_median)}</td></tr>
+                        <tr class="ours" data-kind=m.kind.slug()><td>{format!("{} (ours, tiny)", kind_title(m.kind))}</td><td>{signed(m.mean.answer)}</td><td>{signed(m.mean.noise)}</td><td>{format!("{:.1}", m.logit_top1)}</td><td>{format!("{:.1}", m.logit_median)}</td><td class="four-bit">{at_four(m.kind)}</td></tr>
                     }).collect_view())}
                 </tbody>
             </table></div>
-            <p class="explain">{paper::FIGURE8}" The explorer runs our models with 4-bit logits (“Attention logits”)."</p>
+            <p class="explain">{paper::FIGURE8}" The last column runs our models on this prompt with every attention logit stored in 4 bits (absmax, in every layer); the explorer's “Attention logits” control does the same for any prompt, and its “Run 100 prompts” counts the accuracy."</p>
             <figcaption class="facts" id="figure-facts">{move || facts.get().map(|f| {
                 let line = f.iter().map(|m| format!("{}: {} on the answer, {} on the context", kind_title(m.kind), signed(m.mean.answer), signed(m.mean.noise))).collect::<Vec<_>>().join("; ");
                 format!("On this prompt, averaged over every head: {line}. {}", negative_lambda_note(&f).unwrap_or_default())
