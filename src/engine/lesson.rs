@@ -193,7 +193,7 @@ pub const STEPS: [Step; 9] = [
 
 /// The figures the prose states, each checked by a test against the core (below), so no
 /// sentence of the lesson can go stale silently.
-pub const CHECKED_PHRASES: [&str; 9] = ["weights adds up to 1", "A2 adds up to 1", "0.0001% per key over 128 000 keys is 12.8%", "0.001%, would give 128%", "adds up to 1 − λ", "At λ = 0 the difference is A1", "λ_init = 0.8 − 0.6·e^(−0.3·depth) (depth counted from 0)", "close to 0.8", "between 0 and 1"];
+pub const CHECKED_PHRASES: [&str; 13] = ["negative or above 1", "weights adds up to 1", "positive and add up to 1", "(counted from 0): 0.8 − 0.6·e^(−0.3·depth)", "the constant 1 − λ_init", "A2 adds up to 1", "0.0001% per key over 128 000 keys is 12.8%", "0.001%, would give 128%", "adds up to 1 − λ", "At λ = 0 the difference is A1", "λ_init = 0.8 − 0.6·e^(−0.3·depth) (depth counted from 0)", "close to 0.8", "between 0 and 1"];
 
 /// A term of the glossary.
 pub struct Term {
@@ -280,8 +280,9 @@ mod tests {
     use crate::core::lab::uniform_noise_total;
     use crate::core::lambda::lambda_init_for_depth;
 
+    /// Everything the lesson says: the steps and the glossary.
     fn prose() -> impl Iterator<Item = &'static str> {
-        STEPS.iter().flat_map(|s| s.paragraphs.iter().copied())
+        STEPS.iter().flat_map(|s| s.paragraphs.iter().copied()).chain(GLOSSARY.iter().map(|t| t.definition))
     }
 
     /// A paragraph as it reads: a term's shown words, not its markup.
@@ -301,7 +302,7 @@ mod tests {
             for phrase in CHECKED_PHRASES {
                 bare = bare.replace(phrase, "");
             }
-            let unchecked: Vec<&str> = bare.split(|c: char| !c.is_ascii_alphanumeric() && c != '.' && c != '%').filter(|w| w.chars().any(|c| c.is_ascii_digit())).filter(|w| !matches!(w.trim_end_matches('.'), "V1" | "V2" | "A1" | "A2")).collect();
+            let unchecked: Vec<&str> = bare.split(|c: char| !c.is_ascii_alphanumeric() && !matches!(c, '.' | '%' | '_')).filter(|w| w.chars().any(|c| c.is_ascii_digit())).filter(|w| !matches!(w.trim_end_matches('.'), "V1" | "V2" | "A1" | "A2" | "W_1" | "W_2")).collect();
             assert!(unchecked.is_empty(), "unchecked numbers {unchecked:?} in {p:?}");
         }
         for phrase in CHECKED_PHRASES {
@@ -321,6 +322,25 @@ mod tests {
         assert!((lambda_init_for_depth(30) - 0.8).abs() < 1e-3, "deep layers start close to 0.8");
         let v2 = crate::core::lambda::sigmoid(-30.0)..=crate::core::lambda::sigmoid(30.0);
         assert!(*v2.start() >= 0.0 && *v2.end() <= 1.0, "V2's λ is a sigmoid: between 0 and 1");
+    }
+
+    #[test]
+    fn the_glossary_says_what_the_core_does() {
+        use crate::core::attention::AttentionOptions;
+        use crate::core::config::{AttentionKind, AttnShape};
+        use crate::core::diff_v1::DiffAttnV1;
+        // "V1 also multiplies each head's output by the constant 1 − λ_init": at λ_init = 1
+        // nothing comes out, whatever the learnt λ.
+        let shape = AttnShape::new(AttentionKind::DiffV1, 16, 2, None, None).unwrap();
+        let x = ndarray::Array2::from_shape_fn((5, 16), |(i, j)| ((i * 7 + j * 3) % 11) as f32 / 11.0 - 0.5);
+        let out = |init: f32| DiffAttnV1::random(&mut crate::core::init::seeded(3), shape, init).forward(&x.view(), &AttentionOptions::default(), 0).out;
+        assert!(out(1.0).iter().all(|v| *v == 0.0));
+        assert!(out(0.2).iter().any(|v| v.abs() > 1e-3));
+        // "does not clamp it (it can be negative or above 1)".
+        use crate::core::lambda::LambdaParams;
+        let v = |a: f32| ndarray::Array1::from_elem(4, a);
+        let lambda = |a: f32, b: f32| LambdaParams { q1: v(a), k1: v(a), q2: v(b), k2: v(b) }.lambda_full(0.2);
+        assert!(lambda(0.1, 0.6) < 0.0 && lambda(0.6, 0.1) > 1.0);
     }
 
     #[test]

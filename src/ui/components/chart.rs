@@ -138,7 +138,7 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, spec: &ChartSpec) -> Result<Opti
         .caption(&spec.title, ("sans-serif", caption))
         .margin(8)
         .x_label_area_size(34)
-        .y_label_area_size(52)
+        .y_label_area_size(64)
         .build_cartesian_2d(xr.clone(), yr.clone())
         .map_err(e)?;
     let frame = {
