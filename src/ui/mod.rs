@@ -29,8 +29,12 @@ pub fn show_error_banner(message: &str) {
     panic_banner::show(message);
 }
 
-/// Installs the panic banner and mounts the app on `<body>`.
+/// Installs the panic banner, removes the page's "Loading…" line and mounts the app on
+/// `<body>`.
 pub fn start() {
     panic_banner::install();
+    if let Some(loading) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("app-loading")) {
+        loading.remove();
+    }
     leptos::mount::mount_to_body(app::App);
 }

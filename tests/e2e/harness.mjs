@@ -44,7 +44,7 @@ export async function start(mode) {
     server.close();
     fs.rmSync(userDataDir, { recursive: true, force: true });
   };
-  return { url, open, errors, stop };
+  return { url, open, errors, stop, context };
 }
 
 export function artifact(name) {

@@ -154,6 +154,12 @@ for (const mode of ['gpu', 'cpu']) {
       const size = await shown.evaluate(() => parseFloat(getComputedStyle(document.querySelector('.explain')).fontSize));
       assert.ok(size >= 20, `projector text is large: ${size}px`);
       await shown.screenshot({ path: artifact(`present-lab-${mode}.png`) });
+      // The explorer too: only the needles slider among its many controls.
+      const explorer = await b.open('#/model?view=compare&present=1&controls=n');
+      await explorer.waitForFunction(() => document.querySelectorAll('.predictions li').length === 3, null, { timeout: 30_000 });
+      assert.ok(await explorer.isVisible('#needles'));
+      for (const hidden of ['#bits', '#layer', '#run-accuracy', '#run-sweep', '#prompt-editor', '#new-prompt', '#view-single', '#grid-diff_v2', '#lambda-panel-diff_v1']) assert.equal(await explorer.isVisible(hidden), false, `${hidden} is hidden`);
+      assert.ok(await explorer.isVisible('#cmp-diff_v2-main canvas.map'), 'the maps stay');
       const lesson = await b.open('#/learn?step=4&present=1');
       await figureShown(lesson);
       assert.equal(await lesson.isVisible('nav.steps'), false);

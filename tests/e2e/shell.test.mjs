@@ -40,3 +40,22 @@ for (const mode of ['gpu', 'cpu']) {
     }
   });
 }
+
+test('a slow network shows a loading line, never a blank page', async () => {
+  const b = await start('cpu');
+  try {
+    const page = await b.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    await page.route('**/*.wasm', async (route) => { await new Promise((r) => setTimeout(r, 1500)); await route.continue(); });
+    await page.goto(b.url);
+    assert.match(await page.textContent('#app-loading'), /Loading DiffLens/, 'said while the module downloads');
+    await page.waitForSelector('#fig-row[data-drawn="true"]', { timeout: 30_000 });
+    assert.equal(await page.locator('#app-loading').count(), 0, 'gone once the app runs');
+    assert.deepEqual(errors, []);
+  } finally {
+    await b.stop();
+  }
+});
+

@@ -261,7 +261,7 @@ fn HeadGrid(kind: AttentionKind, state: RwSignal<ModelState>, mine: Memo<Option<
     };
     let picked = move || state.with(|s| s.picks[col].is_some());
     view! {
-        <div class="head-grid" id=format!("grid-{}", kind.slug()) role="group" aria-label=format!("Heads of {}", kind_title(kind))>
+        <div class="head-grid" data-key="head" id=format!("grid-{}", kind.slug()) role="group" aria-label=format!("Heads of {}", kind_title(kind))>
             <p class="axis-note">"Every head (each thumbnail on its own scale); the number is its net weight on the asked needle."</p>
             {grid}
             <Show when=picked>

@@ -222,7 +222,7 @@ fn AccuracyRunPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoVie
         <figure class="panel" id="accuracy-run">
             <h3>"Table 2, live: retrieval accuracy"</h3>
             <p class="explain">{move || format!("{ACCURACY_PROMPTS} fresh prompts with the settings above ({}); each model answers every query at its “→”. Change the context length to 2× or 4× to test length generalisation, or the attention logits to 4 bits for the paper's Figure 8.", state.with(run_settings))}</p>
-            <div class="buttons">
+            <div class="buttons" data-key="run">
                 <button id="run-accuracy" on:click=start disabled=move || view_of.with(|v| v.running)>{format!("Run {ACCURACY_PROMPTS} prompts")}</button>
                 <Show when=move || view_of.with(|v| v.running)>
                     <button id="cancel-accuracy" on:click=cancel>"Cancel"</button>
@@ -307,7 +307,7 @@ fn DepthSweepPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoView
         <figure class="panel" id="depth-sweep">
             <h3>"Table 3, live: the depth sweep"</h3>
             <p class="explain">{move || format!("{SWEEP_PROMPTS} fresh prompts at each of five depths of the asked needle (0, 25, 50, 75, 100% into the context), one query each; every model's net weight at “→”, averaged over heads, layers and prompts, as the README's Table 3. Settings: {}.", state.with(|s| run_settings(&ModelState { queries: 1, ..s.clone() })))}</p>
-            <div class="buttons">
+            <div class="buttons" data-key="sweep">
                 <button id="run-sweep" on:click=start disabled=move || view_of.with(|v| v.running)>"Sweep the depths"</button>
                 <Show when=move || view_of.with(|v| v.running)>
                     <button id="cancel-sweep" on:click=cancel>"Cancel"</button>

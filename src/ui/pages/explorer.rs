@@ -178,7 +178,7 @@ pub fn PromptEditor(state: RwSignal<ModelState>, shown: Signal<Option<String>>) 
     };
     let words = vocabulary().into_iter().map(|(group, words)| view! { <p class="vocab"><strong>{group}</strong>": " {words.join(" ")}</p> }).collect_view();
     view! {
-        <details class="prompt-editor" id="prompt-editor" on:toggle=move |_| { if draft.get_untracked().is_empty() { start_from_screen() } }>
+        <details class="prompt-editor" data-key="prompt" id="prompt-editor" on:toggle=move |_| { if draft.get_untracked().is_empty() { start_from_screen() } }>
             <summary>{move || if typed() { "Your own prompt is in use: edit it" } else { "Write your own prompt" }}</summary>
             <p class="explain">"Words separated by spaces. A needle is “KEY is VALUE .” anywhere before the first “?”; the prompt ends with one or more queries “? KEY →” (the value after a “→” lets the next query follow). Each model answers at every “→”. The models know only these words:"</p>
             {words}

@@ -15,7 +15,7 @@ pub fn LambdaPanel(kind: AttentionKind, state: RwSignal<ModelState>, columns: Rw
         AttentionKind::DiffV2 => view! { <V2Lambdas state /> }.into_any(),
     };
     Some(view! {
-        <details class="lambda-panel" id=format!("lambda-panel-{}", kind.slug())>
+        <details class="lambda-panel" data-key="lambda" id=format!("lambda-panel-{}", kind.slug())>
             <summary>{move || if moved() { "Set λ yourself (changed: this column uses your λ)" } else { "Set λ yourself" }}</summary>
             {body}
         </details>

@@ -66,7 +66,7 @@ pub fn OwnModelPanel(library: Library, own: RwSignal<Option<OwnModel>>) -> impl 
         take(files_of(ev.data_transfer().and_then(|d| d.files())));
     };
     view! {
-        <details class="own-model" id="own-model">
+        <details class="own-model" data-key="own" id="own-model">
             <summary>"Explore your own model"</summary>
             <p class="explain">"A model in the README's whole-model format: one safetensors file and its JSON config, trained on this task's vocabulary (76 tokens). The files are read here, in your browser; nothing is uploaded. Your model is not in the page's link: a link opens the shipped models."</p>
             <div class="drop" id="own-drop" on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
