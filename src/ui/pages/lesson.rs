@@ -73,8 +73,7 @@ pub fn LessonPage() -> impl IntoView {
         if k < STEPS.len() && k != step.get_untracked() {
             state.set(LessonState::at(&lesson::links(), k));
             if let Some(h) = heading.get_untracked() {
-                let _ = h.focus();
-                h.scroll_into_view();
+                show_heading(&h);
             }
         }
     };
@@ -115,6 +114,20 @@ pub fn LessonPage() -> impl IntoView {
             <Glossary />
             <Sources />
         </section>
+    }
+}
+
+/// Focuses a new step's title and scrolls this page (only this one: an embedding page must
+/// not jump) to it when it is out of sight.
+fn show_heading(h: &web_sys::HtmlElement) {
+    let options = web_sys::FocusOptions::new();
+    options.set_prevent_scroll(true);
+    let _ = h.focus_with_options(&options);
+    let Some(w) = web_sys::window() else { return };
+    let top = h.get_bounding_client_rect().top();
+    let height = w.inner_height().ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
+    if top < 0.0 || top > height {
+        w.scroll_by_with_x_and_y(0.0, top - 8.0);
     }
 }
 
