@@ -133,7 +133,7 @@ pub const STEPS: [Step; 9] = [
         slug: "lambda",
         title: "Choosing λ",
         paragraphs: &[
-            "How much should be subtracted? The chart sweeps λ and plots the [[snr|signal-to-noise ratio]] of A1 − λ·A2. A little λ cancels shared noise; too much subtracts more noise than A1 had, and the noise comes back with the opposite sign (blue in the map).",
+            "How much should be subtracted? The chart sweeps λ and plots the [[snr|signal-to-noise ratio]] of A1 − λ·A2. A little λ cancels shared noise; too much subtracts more noise than A1 had, and the noise comes back with the opposite sign (the blue of the previous step's map).",
             "A trained model learns its λ. DIFF V1 learns one per layer, starting from [[lambda_init|λ_init]] = 0.8 − 0.6·e^(−0.3·depth) (depth counted from 0): small in the first layers, close to 0.8 deep in the model. DIFF V2 computes a λ for every token and head, between 0 and 1.",
         ],
         figure: Figure::Choose,
