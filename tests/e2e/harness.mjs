@@ -14,8 +14,9 @@ const BASE_FLAGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disab
 // All four are needed for WebGPU on SwiftShader, including drawing to canvases.
 const GPU_FLAGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=swiftshader'];
 
-/** Starts the server and a browser; `mode` is 'gpu' or 'cpu'. */
-export async function start(mode) {
+/** Starts the server and a browser; `mode` is 'gpu' or 'cpu'; `phone`: a 390 × 844 touch
+ * screen at twice the pixel density. */
+export async function start(mode, { phone = false } = {}) {
   // DIFFLENS_DIST serves another build (e.g. an older commit's, to see a test fail there).
   const dist = process.env.DIFFLENS_DIST || path.join(ROOT, 'dist');
   if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error('dist/ is missing: build with scripts/test.sh');
@@ -25,7 +26,8 @@ export async function start(mode) {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     args: [...BASE_FLAGS, ...(mode === 'gpu' ? GPU_FLAGS : [])],
-    viewport: { width: 1400, height: 1000 },
+    viewport: phone ? { width: 390, height: 844 } : { width: 1400, height: 1000 },
+    ...(phone ? { hasTouch: true, isMobile: true, deviceScaleFactor: 2 } : {}),
   });
   const errors = [];
   const open = async (hash = '#/lab') => {

@@ -266,7 +266,12 @@ pub fn Heatmap(
                     aria-label=move || format!("{aria_title}: heatmap of {0} queries by {0} keys. Arrow keys move the cursor{1}.", n.get(), if on_pick.is_some() { ", Enter plots the row" } else { " and read each value" })
                     on:mousemove=move |ev| hover.set(cell_at(&ev))
                     on:mouseleave=move |_| hover.set(None)
-                    on:click=move |ev| { if let (Some(h), Some(pick)) = (cell_at(&ev), on_pick) { pick.run(h.i) } }
+                    on:click=move |ev| {
+                        // A tap (no pointer hovers on a touch screen) reads the cell as a hover does.
+                        let cell = cell_at(&ev);
+                        hover.set(cell);
+                        if let (Some(h), Some(pick)) = (cell, on_pick) { pick.run(h.i) }
+                    }
                     on:keydown=on_key
                     on:blur=move |_| hover.set(None)></canvas>
                 <canvas node_ref=overlay class="overlay" aria-hidden="true"></canvas>
