@@ -173,12 +173,16 @@ fn choose_figure(run: Memo<Run>, lambda: Memo<f32>, failure: Option<Memo<LabStat
         let (r, (points, best)) = (run.get().0, curve.get());
         ChooseFacts::of(&r, &points, best, lambda.get())
     };
+    // The earlier steps' share of noise does not move with this step's slider: its problem
+    // is computed again only when its parameters change (the memo of the parameters holds
+    // still while "shared" is dragged), not on every move.
     let reference = failure.map(|lab| {
+        let params = Memo::new(move |_| lab.with(|l| LabState { common: REFERENCE_COMMON, ..l.clone() }.lab_params()));
+        let run = Memo::new(move |_| Run(Arc::new(LabRun::compute_cpu(&params.get()))));
+        let curve = Memo::new(move |_| run.get().0.lambda_curve(121));
         Memo::new(move |_| {
-            let params = lab.with(|l| LabState { common: REFERENCE_COMMON, ..l.clone() }.lab_params());
-            let r = LabRun::compute_cpu(&params);
-            let (points, best) = r.lambda_curve(121);
-            ChooseFacts::of(&r, &points, best, lab.with(|l| l.lambda))
+            let (points, best) = curve.get();
+            ChooseFacts::of(&run.get().0, &points, best, lab.with(|l| l.lambda))
         })
     });
     let sentence = move || match (failure, reference) {
