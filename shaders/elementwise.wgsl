@@ -1,6 +1,7 @@
 // Elementwise operations of the forward pass, by `op`:
 //   0: a = swish(a) · b      (SwiGLU's gate, swish(z) = z·σ(z))
 //   1: a = σ(a)              (DIFF V2's λ = sigmoid(x·W_λᵀ))
+//   2: a = a · scale + shift (the reader's override of V2's λ: scaled, or pinned with scale 0)
 // Written with exp of a non-positive argument only, so no infinity can arise.
 
 struct Params {
@@ -8,6 +9,10 @@ struct Params {
     op: u32,
     groups_x: u32,
     _pad: u32,
+    scale: f32,
+    shift: f32,
+    _pad1: u32,
+    _pad2: u32,
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
@@ -25,5 +30,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let idx = gid.x + gid.y * p.groups_x * 256u;
     if (idx >= p.len) { return; }
     let z = a[idx];
-    if (p.op == 0u) { a[idx] = z * sigmoid(z) * b[idx]; } else { a[idx] = sigmoid(z); }
+    if (p.op == 0u) { a[idx] = z * sigmoid(z) * b[idx]; }
+    else if (p.op == 1u) { a[idx] = sigmoid(z); }
+    else { a[idx] = z * p.scale + p.shift; }
 }

@@ -6,7 +6,7 @@
 //! sides in different orders (tiled GEMM vs matrixmultiply), so 1e-4 absolute (the
 //! issue's bound) is a few hundred ulps of margin; maps are probabilities (1e-5).
 
-use difflens::core::attention::MapRequest;
+use difflens::core::attention::{LambdaOverride, MapRequest};
 use difflens::core::config::ModelConfig;
 use difflens::core::model::{ForwardOptions, Model};
 use difflens::core::LambdaTrace;
@@ -33,12 +33,19 @@ fn max_abs(a: &ndarray::Array2<f32>, b: &ndarray::Array2<f32>) -> f32 {
 }
 
 fn check(cfg: ModelConfig, tokens: &[u32], seed: u64) {
+    let request = MapRequest::Only(vec![(0, 0), (1, cfg.n_heads - 1)]);
+    check_with(cfg, tokens, seed, &ForwardOptions { maps: request, ..Default::default() });
+}
+
+/// The GPU forward with `opts` against the core's with the same options. Attention
+/// logits (kept for Table 5) are dot products of d = 4…8 values times 1/√d: 1e-5 relative
+/// to the largest, a few ulps of their size.
+fn check_with(cfg: ModelConfig, tokens: &[u32], seed: u64, opts: &ForwardOptions) {
     let ctx = ctx();
     let model = Model::random(cfg.clone(), seed).unwrap();
     let gpu = GpuModel::new(&ctx, &model);
-    let request = MapRequest::Only(vec![(0, 0), (1, cfg.n_heads - 1)]);
-    let cpu = model.forward(tokens, &ForwardOptions { maps: request.clone(), ..Default::default() }).unwrap();
-    let got = pollster::block_on(gpu.forward(&ctx, tokens, &request)).unwrap();
+    let cpu = model.forward(tokens, opts).unwrap();
+    let got = pollster::block_on(gpu.forward_with(&ctx, tokens, opts)).unwrap();
     let err = max_abs(&got.logits, &cpu.logits);
     assert!(err < 1e-4, "{:?} T={}: logits off by {err}", cfg.attention, tokens.len());
     for (g, c) in got.layers.iter().zip(&cpu.layers) {
@@ -47,6 +54,16 @@ fn check(cfg: ModelConfig, tokens: &[u32], seed: u64) {
             assert_eq!((gm.layer, gm.head), (cm.layer, cm.head));
             assert!(max_abs(&gm.a1, &cm.a1) < 1e-5, "A1 of {:?}", (gm.layer, gm.head));
             assert!(max_abs(gm.combined(), cm.combined()) < 1e-5, "A1 − λA2 of {:?}", (gm.layer, gm.head));
+            for (gl, cl) in [(&gm.logits1, &cm.logits1), (&gm.logits2, &cm.logits2)] {
+                match (gl, cl) {
+                    (Some(g), Some(c)) => {
+                        let size = c.iter().fold(1.0f32, |m, v| m.max(v.abs()));
+                        assert!(max_abs(g, c) < 1e-5 * size, "attention logits of {:?}: {} (largest {size})", (gm.layer, gm.head), max_abs(g, c));
+                    }
+                    (None, None) => {}
+                    _ => panic!("attention logits kept on one side only for {:?} (keep_logits {})", (gm.layer, gm.head), opts.keep_logits),
+                }
+            }
         }
         match (&g.lambda, &c.lambda) {
             (LambdaTrace::PerToken(a), LambdaTrace::PerToken(b)) => assert!(max_abs(a, b) < 1e-5),
@@ -82,6 +99,33 @@ fn v2_forward_matches_the_core() {
 fn a_longer_prompt_spanning_several_tiles_matches() {
     let tokens: Vec<u32> = (0..70).map(|i| (i * 7 % 29) as u32).collect();
     check(config("diff_v1", 2, 2, true, true, true), &tokens, 9);
+}
+
+/// The explorer's options on the GPU: every map with its attention logits, λ set per
+/// layer, scaled, pinned and zeroed, and V1's per-head norm switched off.
+#[test]
+fn the_readers_options_match_the_core() {
+    let all = |lambda, subln| ForwardOptions { maps: MapRequest::All, keep_logits: true, lambda, subln, ..Default::default() };
+    let overrides = [
+        LambdaOverride::Learnt,
+        LambdaOverride::PerLayer(vec![None, Some(-0.7)]),
+        LambdaOverride::Scale(2.5),
+        LambdaOverride::Constant(0.0),
+    ];
+    for (kind, seed) in [("diff_v1", 21), ("diff_v2", 22), ("baseline", 23)] {
+        for lambda in overrides.clone() {
+            check_with(config(kind, 2, 2, true, true, true), &T17, seed, &all(lambda, None));
+        }
+    }
+    check_with(config("diff_v1", 2, 2, true, true, true), &T17, 24, &all(LambdaOverride::Constant(0.3), Some(false)));
+}
+
+#[test]
+fn quantised_logits_are_refused_with_a_reason() {
+    let ctx = ctx();
+    let model = Model::random(config("diff_v2", 2, 2, true, true, true), 5).unwrap();
+    let err = pollster::block_on(GpuModel::new(&ctx, &model).forward_with(&ctx, &T17, &ForwardOptions { logit_quant_bits: Some(4), ..Default::default() })).unwrap_err();
+    assert!(err.contains("4-bit attention logits are computed on the CPU core only"), "{err}");
 }
 
 /// A token id outside the vocabulary is an error on the GPU path, as on the CPU path,

@@ -3,6 +3,7 @@
 
 pub mod arch;
 pub mod bench;
+pub mod columns;
 pub mod evidence;
 pub mod lab;
 pub mod lab_charts;
@@ -10,3 +11,4 @@ pub mod lesson;
 pub mod lesson_facts;
 pub mod model;
 pub mod model_session;
+pub mod placement;

@@ -9,7 +9,6 @@ use crate::core::model::ModelOutput;
 use crate::core::retrieval::{self, PromptSpec};
 use crate::core::weights::TensorStore;
 use crate::state::model_state::{AttentionKind, ModelState};
-use std::sync::Arc;
 use super::evidence::{Magnitudes, Net, NetWeights};
 use serde::Deserialize;
 use std::ops::Range;
@@ -120,7 +119,7 @@ pub fn replace_word(tokens: &[u32], position: usize, word: &str) -> Result<Strin
 /// The words the models know, grouped for the prompt editor.
 pub use crate::core::retrieval::vocabulary;
 
-fn prompt_spec(state: &ModelState) -> PromptSpec {
+pub(super) fn prompt_spec(state: &ModelState) -> PromptSpec {
     PromptSpec { context_len: state.context, n_needles: state.needles, n_queries: state.queries, target_depth: state.depth.map(|d| d as f32 / 100.0), distinct_values: true }
 }
 
@@ -198,29 +197,7 @@ pub fn explain(model: &Model, state: &ModelState) -> Result<Explained, String> {
     explain_prompt(model, prompt_for(state), &forward_options(state, model.config.attention))
 }
 
-/// One column of the compare view: a model's run and what it was run with.
-#[derive(Clone)]
-pub struct ColumnRun {
-    pub key: (Option<String>, PromptSpec, u64, ForwardOptions),
-    pub explained: Arc<Explained>,
-}
-
-/// The state's prompt through each of `models`, rerunning only those whose prompt or
-/// options differ from `previous` (a λ drag on one model reruns that model alone).
-pub fn explain_each(models: &[&Model], state: &ModelState, previous: &[ColumnRun]) -> Result<Vec<ColumnRun>, String> {
-    let prompt = prompt_for(state);
-    models
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let key = (state.text.clone(), prompt_spec(state), state.seed, forward_options(state, m.config.attention));
-            match previous.get(i).filter(|p| p.key == key) {
-                Some(same) => Ok(same.clone()),
-                None => Ok(ColumnRun { explained: Arc::new(explain_prompt(m, prompt.clone(), &key.3)?), key }),
-            }
-        })
-        .collect()
-}
+pub use super::columns::{explain_each, ColumnRun};
 
 /// DIFF V1's learnt λ of each layer (`None` for other kinds): where the override starts.
 pub fn learnt_lambdas(model: &Model) -> Vec<Option<f32>> {
@@ -280,6 +257,11 @@ impl Explained {
 /// `explain` for a given prompt and options.
 pub fn explain_prompt(model: &Model, prompt: Prompt, opts: &ForwardOptions) -> Result<Explained, String> {
     let output = model.forward(&prompt.tokens, opts).map_err(|e| e.to_string())?;
+    Ok(explained_of(prompt, output))
+}
+
+/// What the pages read of one forward pass of `prompt`, wherever it ran.
+pub fn explained_of(prompt: Prompt, output: ModelOutput) -> Explained {
     let predictions = prompt
         .answer_positions
         .iter()
@@ -293,12 +275,13 @@ pub fn explain_prompt(model: &Model, prompt: Prompt, opts: &ForwardOptions) -> R
         })
         .collect();
     let (net, magnitudes) = (NetWeights::of(&output, &prompt), Magnitudes::of([&output]));
-    Ok(Explained { prompt, output, predictions, net, magnitudes })
+    Explained { prompt, output, predictions, net, magnitudes }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     #[test]
     fn axis_labels_mark_the_asked_needle_the_distractors_and_the_query() {

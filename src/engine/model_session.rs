@@ -17,11 +17,14 @@ use std::rc::Rc;
 /// A model kind and the index of one of its checkpoints.
 pub type ModelKey = (String, usize);
 
-/// The cards and checkpoints loaded so far.
+/// The cards and checkpoints loaded so far, and the models uploaded to a GPU.
 #[derive(Default)]
 pub struct ModelLibrary {
     cards: RefCell<HashMap<String, CardInfo>>,
     models: RefCell<HashMap<ModelKey, Rc<Model>>>,
+    /// Each model's weights on the GPU, with the context they live on (a new context
+    /// after a lost device uploads them again).
+    on_gpu: RefCell<HashMap<ModelKey, (Rc<GpuContext>, Rc<GpuModel>)>>,
 }
 
 impl ModelLibrary {
@@ -31,7 +34,21 @@ impl ModelLibrary {
 
     /// Keeps a model that did not come from the shipped cards (one a reader loaded).
     pub fn put(&self, key: ModelKey, model: Model) {
+        self.on_gpu.borrow_mut().remove(&key);
         self.models.borrow_mut().insert(key, Rc::new(model));
+    }
+
+    /// The loaded model `key` with its weights on `ctx`'s GPU, uploaded once.
+    pub fn gpu_model(&self, key: &ModelKey, ctx: &Rc<GpuContext>) -> Option<Rc<GpuModel>> {
+        if let Some((c, g)) = self.on_gpu.borrow().get(key) {
+            if Rc::ptr_eq(c, ctx) {
+                return Some(g.clone());
+            }
+        }
+        let model = self.model(key)?;
+        let gpu = Rc::new(GpuModel::new(ctx, &model));
+        self.on_gpu.borrow_mut().insert(key.clone(), (ctx.clone(), gpu.clone()));
+        Some(gpu)
     }
 
     /// "fully trained: step 3200 (100%)", once the card is in.

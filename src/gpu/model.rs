@@ -12,12 +12,12 @@ use super::params::{CombineParams, ElementwiseOp, ElementwiseParams, MatmulParam
 use super::readback::read_many;
 use super::sizes::WG_1D;
 use super::softmax::{Softmax, SoftmaxParams};
-use crate::core::attention::{AttentionLayer, HeadMaps, LambdaTrace, MapRequest};
+use crate::core::attention::{AttentionLayer, HeadMaps, LambdaOverride, LambdaTrace, MapRequest};
 use crate::core::config::ModelConfig;
 use crate::core::diff_v1::SUBLN_EPS;
 use crate::core::head_layout::{HeadLayout, LambdaSource};
 use crate::core::linalg::Mat;
-use crate::core::model::{hidden_stats, LayerTrace, Model, ModelOutput};
+use crate::core::model::{hidden_stats, ForwardOptions, LayerTrace, Model, ModelOutput};
 use ndarray::Array2;
 
 struct Kernels {
@@ -121,6 +121,18 @@ impl GpuModel {
 
     /// The forward pass of `tokens`; keeps the maps of the requested heads.
     pub async fn forward(&self, ctx: &GpuContext, tokens: &[u32], maps: &MapRequest) -> Result<ModelOutput, String> {
+        self.forward_with(ctx, tokens, &ForwardOptions { maps: maps.clone(), ..Default::default() }).await
+    }
+
+    /// The forward pass with the reader's options, as `Model::forward` takes them: the
+    /// maps to keep (and their attention logits, for Table 5), a λ override and V1's
+    /// per-head norm switch. Quantised attention logits are the CPU core's alone (they
+    /// need each head's absmax before its softmax): asking for them here is an error.
+    pub async fn forward_with(&self, ctx: &GpuContext, tokens: &[u32], opts: &ForwardOptions) -> Result<ModelOutput, String> {
+        if let Some(bits) = opts.logit_quant_bits {
+            return Err(format!("{bits}-bit attention logits are computed on the CPU core only"));
+        }
+        let maps = &opts.maps;
         let (t, e, v, f) = (tokens.len(), self.config.dim, self.config.vocab_size, self.config.ffn_hidden);
         if t == 0 {
             return Err("the prompt is empty".into());
@@ -142,6 +154,8 @@ impl GpuModel {
         let logits = s("logits", t * v);
         let wanted: Vec<(usize, usize)> = (0..n_layers).flat_map(|l| (0..self.layers[l].layout.heads.len()).map(move |hh| (l, hh))).filter(|(l, hh)| maps.wants(*l, *hh)).collect();
         let kept = s("kept maps", wanted.len() * 3 * t * t);
+        let logit_slots = if opts.keep_logits { wanted.len() * 2 } else { 0 };
+        let kept_logits = s("kept logits", (logit_slots * t * t).max(1));
         let d0 = self.layers.first().map(|l| l.layout.d).unwrap_or(2);
         let rope_table = match self.config.rope {
             true => upload(ctx, "rope table", &rope_table(t, d0, self.config.rope_theta)),
@@ -164,6 +178,9 @@ impl GpuModel {
             if let LayerKind::V2 { w_lambda } = &layer.kind {
                 rec.linear(&xn, w_lambda, &lam, (t, e, n_heads), false);
                 rec.elementwise(&lam, &lam, t * n_heads, ElementwiseOp::Sigmoid);
+                if let Some((scale, shift)) = v2_override(&opts.lambda, li) {
+                    rec.affine(&lam, t * n_heads, scale, shift);
+                }
                 rec.copy(&lam, 0, &lam_all, li * t * n_heads, t * n_heads);
             }
             let (d, dv, scale) = (layer.layout.d, layer.layout.dv, layer.layout.scale);
@@ -174,7 +191,7 @@ impl GpuModel {
                     (Some((q2, k2)), kind) => {
                         rec.softmax(&q, &k, &a2, head(q2, k2));
                         match kind {
-                            LayerKind::V1 { lambda, .. } => rec.combine(&a1, &a2, &dmap, t, *lambda, None),
+                            LayerKind::V1 { lambda, .. } => rec.combine(&a1, &a2, &dmap, t, opts.lambda.apply(li, *lambda), None),
                             _ => rec.combine(&a1, &a2, &dmap, t, 0.0, Some((&lam, n_heads, hi))),
                         }
                         &dmap
@@ -188,10 +205,19 @@ impl GpuModel {
                     for (m, src) in [&a1, &a2, &dmap].into_iter().enumerate() {
                         rec.copy(src, 0, &kept, (slot * 3 + m) * t * t, t * t);
                     }
+                    if opts.keep_logits {
+                        // Q·Kᵀ of each branch; the host scales it and clears the masked part.
+                        let branches = std::iter::once((plan.q1, plan.k1)).chain(plan.branch2);
+                        for (b, (qc, kc)) in branches.enumerate() {
+                            let p = MatmulParams { m: u(t), n: u(t), k: u(d), b_trans: 1, a_off: u(qc), a_stride: u(lq), b_off: u(kc), b_stride: u(lk), c_off: u((slot * 2 + b) * t * t), c_stride: u(t), ..Default::default() };
+                            rec.matmul(&q, &k, &kept_logits, p);
+                        }
+                    }
                 }
             }
             let attn_out = match (&layer.kind, layer.layout.lambda) {
                 (LayerKind::V1 { subln, .. }, LambdaSource::Reparam { init, subln: normalise }) => {
+                    let normalise = opts.subln.unwrap_or(normalise);
                     let p = RmsNormParams { eps: SUBLN_EPS, post_scale: 1.0 - init, normalise: normalise as u32, ..norm(t * n_heads, dv) };
                     rec.rms(&heads, subln, &heads_n, p);
                     &heads_n
@@ -210,14 +236,15 @@ impl GpuModel {
         rec.linear(&xn, &self.lm_head, &logits, (t, e, v), false);
         ctx.queue.submit([rec.finish()]);
 
-        let sizes = [t * v, n_layers * t * e, n_layers * t * n_heads, wanted.len() * 3 * t * t];
+        let sizes = [t * v, n_layers * t * e, n_layers * t * n_heads, wanted.len() * 3 * t * t, logit_slots * t * t];
         let stage = staging(dev, sizes.iter().sum());
-        let mut parts = read_many(dev, &ctx.queue, &[(&logits, sizes[0]), (&hidden_all, sizes[1]), (&lam_all, sizes[2]), (&kept, sizes[3])], &stage).await?;
-        let (kept_v, lam_v, hidden_v, logits_v) = {
+        let mut parts = read_many(dev, &ctx.queue, &[(&logits, sizes[0]), (&hidden_all, sizes[1]), (&lam_all, sizes[2]), (&kept, sizes[3]), (&kept_logits, sizes[4])], &stage).await?;
+        let (logits_kept, kept_v, lam_v, hidden_v, logits_v) = {
             let mut next = || parts.pop().expect("one readback part per buffer asked for");
-            (next(), next(), next(), next())
+            (next(), next(), next(), next(), next())
         };
-        let layers = self.traces(t, &wanted, &kept_v, &lam_v, &hidden_v);
+        let read = ReadBack { t, wanted: &wanted, maps: &kept_v, logits: (!logits_kept.is_empty()).then_some(&logits_kept[..]), lambdas: &lam_v, hidden: &hidden_v };
+        let layers = self.traces(&read, opts);
         Ok(ModelOutput { logits: mat(&logits_v, t, v), layers })
     }
 
@@ -235,22 +262,52 @@ impl GpuModel {
         Ok(x)
     }
 
-    /// Each layer's λ, kept maps and hidden-state statistics from the read-back buffers.
-    fn traces(&self, t: usize, wanted: &[(usize, usize)], kept_v: &[f32], lam_v: &[f32], hidden_v: &[f32]) -> Vec<LayerTrace> {
-        let (e, n_heads) = (self.config.dim, self.config.n_heads);
+    /// Each layer's λ (as applied), kept maps and attention logits, and hidden-state
+    /// statistics from the read-back buffers.
+    fn traces(&self, read: &ReadBack, opts: &ForwardOptions) -> Vec<LayerTrace> {
+        let (t, e, n_heads) = (read.t, self.config.dim, self.config.n_heads);
         self.layers.iter().enumerate().map(|(li, layer)| {
             let lambda = match &layer.kind {
                 LayerKind::Baseline => LambdaTrace::None,
-                LayerKind::V1 { lambda, .. } => LambdaTrace::Scalar(*lambda),
-                LayerKind::V2 { .. } => LambdaTrace::PerToken(mat(&lam_v[li * t * n_heads..(li + 1) * t * n_heads], t, n_heads)),
+                LayerKind::V1 { lambda, .. } => LambdaTrace::Scalar(opts.lambda.apply(li, *lambda)),
+                LayerKind::V2 { .. } => LambdaTrace::PerToken(mat(&read.lambdas[li * t * n_heads..(li + 1) * t * n_heads], t, n_heads)),
             };
-            let maps = wanted.iter().enumerate().filter(|(_, w)| w.0 == li).map(|(slot, &(_, hi))| {
-                let m = |k: usize| mat(&kept_v[(slot * 3 + k) * t * t..(slot * 3 + k + 1) * t * t], t, t);
-                let diff = !matches!(layer.kind, LayerKind::Baseline);
-                HeadMaps { layer: li, head: hi, a1: m(0), a2: diff.then(|| m(1)), diff: diff.then(|| m(2)), logits1: None, logits2: None }
+            let diff = !matches!(layer.kind, LayerKind::Baseline);
+            let maps = read.wanted.iter().enumerate().filter(|(_, w)| w.0 == li).map(|(slot, &(_, hi))| {
+                let m = |k: usize| mat(&read.maps[(slot * 3 + k) * t * t..(slot * 3 + k + 1) * t * t], t, t);
+                let logits = |b: usize| read.logits.map(|l| self.scaled_logits(&l[(slot * 2 + b) * t * t..(slot * 2 + b + 1) * t * t], t, layer.layout.scale));
+                HeadMaps { layer: li, head: hi, a1: m(0), a2: diff.then(|| m(1)), diff: diff.then(|| m(2)), logits1: logits(0), logits2: if diff { logits(1) } else { None } }
             }).collect();
-            LayerTrace { lambda, maps, hidden: hidden_stats(&mat(&hidden_v[li * t * e..(li + 1) * t * e], t, e)) }
+            LayerTrace { lambda, maps, hidden: hidden_stats(&mat(&read.hidden[li * t * e..(li + 1) * t * e], t, e)) }
         }).collect()
+    }
+
+    /// Q·Kᵀ as read back, times the score scale, the masked entries 0 (as the core keeps them).
+    fn scaled_logits(&self, raw: &[f32], t: usize, scale: f32) -> Array2<f32> {
+        let causal = self.config.causal;
+        Array2::from_shape_fn((t, t), |(i, j)| if causal && j > i { 0.0 } else { raw[i * t + j] * scale })
+    }
+}
+
+/// The read-back parts of one forward pass, by what they hold.
+struct ReadBack<'a> {
+    t: usize,
+    /// The (layer, head) of each kept map slot.
+    wanted: &'a [(usize, usize)],
+    maps: &'a [f32],
+    logits: Option<&'a [f32]>,
+    lambdas: &'a [f32],
+    hidden: &'a [f32],
+}
+
+/// DIFF V2's λ override for `layer` as `a · scale + shift` on the per-token λ, or `None`
+/// when the learnt λ stands (the core applies `LambdaOverride::apply` token by token).
+fn v2_override(lambda: &LambdaOverride, layer: usize) -> Option<(f32, f32)> {
+    match lambda {
+        LambdaOverride::Learnt => None,
+        LambdaOverride::PerLayer(v) => v.get(layer).copied().flatten().map(|c| (0.0, c)),
+        LambdaOverride::Scale(s) => Some((*s, 0.0)),
+        LambdaOverride::Constant(c) => Some((0.0, *c)),
     }
 }
 
@@ -320,6 +377,14 @@ impl Recorder<'_> {
     fn rope(&mut self, x: &wgpu::Buffer, table: &wgpu::Buffer, t: usize, width: usize, d: usize) {
         let p = RopeParams { t: t as u32, width: width as u32, d: d as u32, ..Default::default() };
         self.run(&self.k.rope, &p, &[("table", table), ("x", x)], (((t * width / 2) as u32).div_ceil(WG_1D), 1));
+    }
+
+    /// a = a · scale + shift, in place.
+    fn affine(&mut self, a: &wgpu::Buffer, len: usize, scale: f32, shift: f32) {
+        let grid = grid_1d(len);
+        let dummy = storage(&self.ctx.device, "unused", 1);
+        let p = ElementwiseParams { len: len as u32, op: ElementwiseOp::Affine as u32, groups_x: grid.0, scale, shift, ..Default::default() };
+        self.run(&self.k.elementwise, &p, &[("a", a), ("b", &dummy)], grid);
     }
 
     fn elementwise(&mut self, a: &wgpu::Buffer, b: &wgpu::Buffer, len: usize, op: ElementwiseOp) {

@@ -52,7 +52,7 @@ uniform! {
 uniform! {
     /// `elementwise.wgsl`: `op` is an [`ElementwiseOp`].
     ElementwiseParams in [super::kernels::ELEMENTWISE_WGSL] binds ["a", "b"] {
-        len: u32, op: u32, groups_x: u32, _pad: u32,
+        len: u32, op: u32, groups_x: u32, _pad: u32, scale: f32, shift: f32, _pad1: u32, _pad2: u32,
     }
 }
 
@@ -64,6 +64,8 @@ pub enum ElementwiseOp {
     SwiGlu = 0,
     /// a = σ(a) (DIFF V2's per-token λ).
     Sigmoid = 1,
+    /// a = a · scale + shift (the reader's λ override: scale 0 pins every λ to shift).
+    Affine = 2,
 }
 
 uniform! {

@@ -30,6 +30,28 @@ pub enum V2Lambda {
     Pin(f32),
 }
 
+/// Where the reader wants the explorer's forward passes to run (`on=` in the link).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ComputeOn {
+    /// WebGPU on a hardware GPU, the CPU core on a software adapter or none.
+    #[default]
+    Auto,
+    Gpu,
+    Cpu,
+}
+
+impl ComputeOn {
+    pub const ALL: [ComputeOn; 3] = [ComputeOn::Auto, ComputeOn::Gpu, ComputeOn::Cpu];
+
+    pub fn slug(self) -> &'static str {
+        match self {
+            ComputeOn::Auto => "auto",
+            ComputeOn::Gpu => "gpu",
+            ComputeOn::Cpu => "cpu",
+        }
+    }
+}
+
 /// The explorer's two views.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum View {
@@ -78,6 +100,8 @@ pub struct ModelState {
     pub v2_lambda: V2Lambda,
     /// A prompt the reader typed (words of the vocabulary); `None`: the generated one.
     pub text: Option<String>,
+    /// Where the forward passes run.
+    pub on: ComputeOn,
 }
 
 /// DIFF V1's per-layer λ from a link: comma-separated, an empty entry for a learnt λ
@@ -130,7 +154,7 @@ impl Default for ModelState {
         // DIFF V2's head 2 of the last layer is the one that finds the asked needle (0.97 of
         // its net weight on the needle, the rest of the context cancelled: README, Table 3
         // per layer), so a fresh visit opens on the picture the page is about.
-        Self { view: View::Compare, kind: AttentionKind::DiffV2, checkpoint: 4, needles: 4, queries: 1, context: 64, depth: Some(50), seed: 1, layer: 2, head: 2, row: None, bits: None, picks: [None; 3], v1_lambdas: vec![], v1_norm: true, v2_lambda: V2Lambda::Learnt, text: None }
+        Self { view: View::Compare, kind: AttentionKind::DiffV2, checkpoint: 4, needles: 4, queries: 1, context: 64, depth: Some(50), seed: 1, layer: 2, head: 2, row: None, bits: None, picks: [None; 3], v1_lambdas: vec![], v1_norm: true, v2_lambda: V2Lambda::Learnt, text: None, on: ComputeOn::Auto }
     }
 }
 
@@ -198,6 +222,10 @@ impl ModelState {
                     None => n.push(format!("view={raw} is not compare or single; showing {}", s.view.slug())),
                 },
                 "v1_lambda" => s.v1_lambdas = read_layers(raw, n),
+                "on" => match ComputeOn::ALL.into_iter().find(|c| c.slug() == raw) {
+                    Some(c) => s.on = c,
+                    None => n.push(format!("on={raw} is not auto, gpu or cpu; using auto")),
+                },
                 "prompt" => match parse_prompt(raw) {
                     Ok(_) => s.text = Some(raw.split_whitespace().collect::<Vec<_>>().join(" ")),
                     Err(e) => n.push(format!("the prompt in the link was not used ({e}); showing a generated one")),
@@ -266,6 +294,7 @@ impl ModelState {
             .chain(self.v1_lambdas.iter().any(Option::is_some).then(|| ("v1_lambda", write_layers(&self.v1_lambdas))))
             .chain((!self.v1_norm).then(|| ("v1_norm", "off".to_string())))
             .chain(self.text.clone().map(|t| ("prompt", t)))
+            .chain((self.on != ComputeOn::Auto).then(|| ("on", self.on.slug().to_string())))
             .chain(match self.v2_lambda {
                 V2Lambda::Learnt => None,
                 V2Lambda::Scale(v) => Some(("v2_scale", v.to_string())),
@@ -279,8 +308,8 @@ impl ModelState {
     /// Everything that decides what a forward pass computes (the prompt, the precision,
     /// the λ overrides): a page reruns its models when this changes, not for a new layer.
     #[allow(clippy::type_complexity)]
-    pub fn run_key(&self) -> (usize, usize, usize, Option<u32>, u64, Option<u32>, Vec<Option<f32>>, bool, V2Lambda, Option<String>) {
-        (self.needles, self.queries, self.context, self.depth, self.seed, self.bits, self.v1_lambdas.clone(), self.v1_norm, self.v2_lambda, self.text.clone())
+    pub fn run_key(&self) -> (usize, usize, usize, Option<u32>, u64, Option<u32>, Vec<Option<f32>>, bool, V2Lambda, Option<String>, ComputeOn) {
+        (self.needles, self.queries, self.context, self.depth, self.seed, self.bits, self.v1_lambdas.clone(), self.v1_norm, self.v2_lambda, self.text.clone(), self.on)
     }
 
     /// The λ this state sets for a model of `kind` (learnt unless the reader moved it).
@@ -346,11 +375,13 @@ mod tests {
 
     #[test]
     fn round_trips_and_clamps() {
-        let s = ModelState { view: View::Single, kind: AttentionKind::DiffV2, checkpoint: 2, needles: 6, queries: 2, context: 128, depth: None, seed: 5, layer: 1, head: 3, row: Some(40), bits: Some(4), picks: [None, Some(1), Some(0)], v1_lambdas: vec![None, Some(-0.5), Some(0.25)], v1_norm: false, v2_lambda: V2Lambda::Pin(0.0), text: Some("sun Bern is 15 . ? Bern →".into()) };
+        let s = ModelState { view: View::Single, kind: AttentionKind::DiffV2, checkpoint: 2, needles: 6, queries: 2, context: 128, depth: None, seed: 5, layer: 1, head: 3, row: Some(40), bits: Some(4), picks: [None, Some(1), Some(0)], v1_lambdas: vec![None, Some(-0.5), Some(0.25)], v1_norm: false, v2_lambda: V2Lambda::Pin(0.0), text: Some("sun Bern is 15 . ? Bern →".into()), on: ComputeOn::Cpu };
         assert_eq!(ModelState::from_params(&query::parse(&query::format(&s.to_params()))), (s, vec![]));
-        let (odd, notices) = ModelState::from_params(&query::parse("view=grid&bits=5&head_diff_v1=99&head_baseline=auto"));
-        assert_eq!((odd.view, odd.bits, odd.picks), (View::Compare, None, [None, Some(63), None]));
-        assert_eq!(notices.len(), 3, "{notices:?}");
+        let (odd, notices) = ModelState::from_params(&query::parse("view=grid&bits=5&head_diff_v1=99&head_baseline=auto&on=tpu"));
+        assert_eq!((odd.view, odd.bits, odd.picks, odd.on), (View::Compare, None, [None, Some(63), None], ComputeOn::Auto));
+        assert_eq!(notices.len(), 4, "{notices:?}");
+        assert!(notices[3].contains("on=tpu is not auto, gpu or cpu"), "{notices:?}");
+        assert!(!ModelState::default().to_params().iter().any(|(k, _)| k == "on"), "auto is the default and stays out of links");
         let (typed, notices) = ModelState::from_params(&query::parse("prompt=Paris%20is%2015&n=3"));
         assert!(typed.text.is_none() && notices[0].contains("“Paris”"), "{notices:?}");
         let mut knobbed = ModelState { text: Some("x".into()), ..ModelState::default() };

@@ -1,0 +1,80 @@
+//! Where one of the explorer's forward passes runs, and why: WebGPU when the adapter is
+//! a hardware GPU (a software one such as SwiftShader is many times slower than the
+//! CPU core on these tiny models), the CPU core otherwise, unless the reader forces
+//! either. The page says the decision's sentence under every number it computed.
+
+use crate::gpu::context::looks_software;
+pub use crate::state::model_state::ComputeOn;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Placement {
+    Gpu { adapter: String },
+    Cpu { why: String },
+}
+
+impl Placement {
+    /// The decision for the reader's `choice`, the page's WebGPU adapter (`None`: the
+    /// browser has none, or lost it) and the logit precision (`Some`: quantised, which
+    /// only the CPU core computes).
+    pub fn decide(choice: ComputeOn, adapter: Option<&str>, bits: Option<u32>) -> Self {
+        let cpu = |why: String| Placement::Cpu { why };
+        match (choice, adapter) {
+            (ComputeOn::Cpu, _) => cpu("you chose the CPU core".into()),
+            (_, None) => cpu("this browser has no WebGPU".into()),
+            (_, Some(_)) if bits.is_some() => cpu(format!("{}-bit attention logits are computed on the CPU core only", bits.unwrap_or(32))),
+            (ComputeOn::Auto, Some(name)) if looks_software(name) => cpu(format!("the WebGPU adapter ({name}) is a software renderer, slower here than the CPU core; choose WebGPU to use it anyway")),
+            (_, Some(name)) => Placement::Gpu { adapter: name.to_string() },
+        }
+    }
+
+    pub fn on_gpu(&self) -> bool {
+        matches!(self, Placement::Gpu { .. })
+    }
+
+    /// "WebGPU" or "the CPU core": where, in two words (for a timing line).
+    pub fn short(&self) -> &'static str {
+        match self {
+            Placement::Gpu { .. } => "WebGPU",
+            Placement::Cpu { .. } => "the CPU core",
+        }
+    }
+
+    /// The sentence under a column: where its numbers were computed, and why there.
+    pub fn sentence(&self) -> String {
+        match self {
+            Placement::Gpu { adapter } => format!("Computed on WebGPU ({adapter})."),
+            Placement::Cpu { why } => format!("Computed on the CPU core (WebAssembly): {why}."),
+        }
+    }
+
+    /// A GPU run that failed, redone on the CPU core: says what failed.
+    pub fn fell_back(error: &str) -> Self {
+        Placement::Cpu { why: format!("WebGPU failed ({error}), so the CPU core took over") }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_takes_a_hardware_gpu_and_leaves_a_software_one() {
+        let hw = Placement::decide(ComputeOn::Auto, Some("nvidia hopper"), None);
+        assert_eq!(hw, Placement::Gpu { adapter: "nvidia hopper".into() });
+        assert_eq!(hw.sentence(), "Computed on WebGPU (nvidia hopper).");
+        let sw = Placement::decide(ComputeOn::Auto, Some("google swiftshader"), None);
+        assert!(!sw.on_gpu() && sw.sentence().contains("software renderer"), "{sw:?}");
+        assert!(Placement::decide(ComputeOn::Gpu, Some("google swiftshader"), None).on_gpu(), "forcing WebGPU uses even a software adapter");
+    }
+
+    #[test]
+    fn the_cpu_when_asked_absent_or_quantised() {
+        assert_eq!(Placement::decide(ComputeOn::Cpu, Some("nvidia hopper"), None), Placement::Cpu { why: "you chose the CPU core".into() });
+        for choice in ComputeOn::ALL {
+            assert!(!Placement::decide(choice, None, None).on_gpu(), "{choice:?} without WebGPU");
+            let q = Placement::decide(choice, Some("nvidia hopper"), Some(4));
+            assert!(!q.on_gpu() && q.sentence().contains("4-bit attention logits are computed on the CPU core only"), "{q:?}");
+        }
+        assert!(Placement::fell_back("device lost").sentence().contains("WebGPU failed (device lost)"));
+    }
+}
