@@ -3,8 +3,15 @@
 //! CPU core on these tiny models), the CPU core otherwise, unless the reader forces
 //! either. The page says the decision's sentence under every number it computed.
 
-use crate::gpu::context::looks_software;
 pub use crate::state::model_state::ComputeOn;
+
+/// The page's WebGPU adapter as the decision needs it.
+#[derive(Clone, Copy, Debug)]
+pub struct Adapter<'a> {
+    pub name: &'a str,
+    /// A software renderer (its device type, or its name: `gpu::context::looks_software`).
+    pub software: bool,
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Placement {
@@ -16,14 +23,14 @@ impl Placement {
     /// The decision for the reader's `choice`, the page's WebGPU adapter (`None`: the
     /// browser has none, or lost it) and the logit precision (`Some`: quantised, which
     /// only the CPU core computes).
-    pub fn decide(choice: ComputeOn, adapter: Option<&str>, bits: Option<u32>) -> Self {
+    pub fn decide(choice: ComputeOn, adapter: Option<Adapter>, bits: Option<u32>) -> Self {
         let cpu = |why: String| Placement::Cpu { why };
         match (choice, adapter) {
             (ComputeOn::Cpu, _) => cpu("you chose the CPU core".into()),
             (_, None) => cpu("this browser has no WebGPU".into()),
             (_, Some(_)) if bits.is_some() => cpu(format!("{}-bit attention logits are computed on the CPU core only", bits.unwrap_or(32))),
-            (ComputeOn::Auto, Some(name)) if looks_software(name) => cpu(format!("the WebGPU adapter ({name}) is a software renderer, slower here than the CPU core; choose WebGPU to use it anyway")),
-            (_, Some(name)) => Placement::Gpu { adapter: name.to_string() },
+            (ComputeOn::Auto, Some(a)) if a.software => cpu(format!("the WebGPU adapter ({}) is a software renderer, slower here than the CPU core; choose WebGPU to use it anyway", a.name)),
+            (_, Some(a)) => Placement::Gpu { adapter: a.name.to_string() },
         }
     }
 
@@ -57,22 +64,25 @@ impl Placement {
 mod tests {
     use super::*;
 
+    const HW: Option<Adapter> = Some(Adapter { name: "nvidia hopper", software: false });
+    const SW: Option<Adapter> = Some(Adapter { name: "google swiftshader", software: true });
+
     #[test]
     fn auto_takes_a_hardware_gpu_and_leaves_a_software_one() {
-        let hw = Placement::decide(ComputeOn::Auto, Some("nvidia hopper"), None);
+        let hw = Placement::decide(ComputeOn::Auto, HW, None);
         assert_eq!(hw, Placement::Gpu { adapter: "nvidia hopper".into() });
         assert_eq!(hw.sentence(), "Computed on WebGPU (nvidia hopper).");
-        let sw = Placement::decide(ComputeOn::Auto, Some("google swiftshader"), None);
+        let sw = Placement::decide(ComputeOn::Auto, SW, None);
         assert!(!sw.on_gpu() && sw.sentence().contains("software renderer"), "{sw:?}");
-        assert!(Placement::decide(ComputeOn::Gpu, Some("google swiftshader"), None).on_gpu(), "forcing WebGPU uses even a software adapter");
+        assert!(Placement::decide(ComputeOn::Gpu, SW, None).on_gpu(), "forcing WebGPU uses even a software adapter");
     }
 
     #[test]
     fn the_cpu_when_asked_absent_or_quantised() {
-        assert_eq!(Placement::decide(ComputeOn::Cpu, Some("nvidia hopper"), None), Placement::Cpu { why: "you chose the CPU core".into() });
+        assert_eq!(Placement::decide(ComputeOn::Cpu, HW, None), Placement::Cpu { why: "you chose the CPU core".into() });
         for choice in ComputeOn::ALL {
             assert!(!Placement::decide(choice, None, None).on_gpu(), "{choice:?} without WebGPU");
-            let q = Placement::decide(choice, Some("nvidia hopper"), Some(4));
+            let q = Placement::decide(choice, HW, Some(4));
             assert!(!q.on_gpu() && q.sentence().contains("4-bit attention logits are computed on the CPU core only"), "{q:?}");
         }
         assert!(Placement::fell_back("device lost").sentence().contains("WebGPU failed (device lost)"));

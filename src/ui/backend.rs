@@ -51,6 +51,15 @@ pub fn gpu() -> Option<Rc<GpuContext>> {
     GPU.with(|g| g.borrow().clone())
 }
 
+/// The adapter's name and whether it is a software renderer, while WebGPU is active:
+/// what the explorer decides its placement from.
+pub fn adapter(backend: &Backend) -> Option<(String, bool)> {
+    match backend {
+        Backend::WebGpu { adapter } => gpu().map(|ctx| (adapter.clone(), ctx.software)),
+        _ => None,
+    }
+}
+
 fn navigator_has_gpu() -> bool {
     let Some(window) = web_sys::window() else { return false };
     js_sys::Reflect::get(&window.navigator(), &JsValue::from_str("gpu")).map(|gpu| !gpu.is_undefined() && !gpu.is_null()).unwrap_or(false)

@@ -12,7 +12,7 @@ const promptWords = (page) => page.$$eval('#prompt .tok', (els) => els.map((e) =
 const text = (page, sel) => page.textContent(sel);
 const textChanges = (page, sel, before, timeout = 15_000) => page.waitForFunction(({ sel, before }) => document.querySelector(sel)?.textContent !== before, { sel, before }, { timeout });
 /** Every column shows its predictions and the status says where they were computed. */
-const compareReady = (page) => page.waitForFunction((kinds) => document.querySelector('#model-status')?.textContent.startsWith('Computed on') && kinds.every((k) => document.querySelectorAll(`#col-${k} .predictions li`).length > 0), KINDS, { timeout: 30_000 });
+const compareReady = (page) => page.waitForFunction((kinds) => document.querySelector('#model-status')?.textContent.startsWith('Computed') && kinds.every((k) => document.querySelectorAll(`#col-${k} .predictions li`).length > 0), KINDS, { timeout: 30_000 });
 /** Runs done: the progress line says so. */
 const runDone = (page, panel, timeout = 120_000) => page.waitForFunction((p) => /^Done/.test(document.querySelector(`${p} .run-progress`)?.textContent || ''), panel, { timeout });
 
@@ -146,6 +146,64 @@ for (const mode of ['cpu', 'gpu']) {
     }
   });
 }
+
+describe('where the models run (issue 14, item 9)', () => {
+  let gpu, cpu;
+  before(async () => { [gpu, cpu] = await Promise.all([start('gpu'), start('cpu')]); });
+  after(async () => {
+    for (const b of [gpu, cpu]) assert.deepEqual(b.errors, [], 'no console errors');
+    await Promise.all([gpu.stop(), cpu.stop()]);
+  });
+  const wheres = (page) => Promise.all(KINDS.map((k) => text(page, `#where-${k}`)));
+  const predictions = (page) => Promise.all(KINDS.map((k) => text(page, `#col-${k} .predictions`)));
+  const onWebGpu = (page) => page.waitForFunction((kinds) => kinds.every((k) => document.querySelector(`#where-${k}`)?.textContent.startsWith('Computed on WebGPU')), KINDS, { timeout: 60_000 });
+
+  it('WebGPU: a software adapter leaves the columns on the CPU core; choosing WebGPU runs them there with the same answers; 4 bits returns to the CPU', async () => {
+    const page = await gpu.open('#/model?view=compare&seed=3&layer=1');
+    await compareReady(page);
+    for (const w of await wheres(page)) assert.match(w, /^Computed on the CPU core \(WebAssembly\): the WebGPU adapter \(.*swiftshader.*\) is a software renderer/i);
+    const onCpu = { predictions: await predictions(page), net: await text(page, '#net-diff_v2'), table: await text(page, '#net-table tbody'), v1map: await pixels(page, '#cmp-diff_v1-main canvas.map') };
+    await page.selectOption('#compute-on', 'gpu');
+    await onWebGpu(page);
+    assert.match(page.url(), /on=gpu/);
+    const gpuLink = page.url();
+    assert.match(await text(page, '#compare-timing'), /Last update: 3 forward passes with every map kept, \d+ ms on WebGPU\./);
+    assert.deepEqual(await predictions(page), onCpu.predictions, 'the GPU gives the CPU core\'s answers');
+    assert.equal(await text(page, '#net-diff_v2'), onCpu.net);
+    assert.equal(await text(page, '#net-table tbody'), onCpu.table, 'Table 3 live, to two decimals, is the same');
+    // A λ step on WebGPU repaints V1's column from the GPU's maps.
+    await page.click('#lambda-panel-diff_v1 summary');
+    await page.evaluate(() => { const el = document.getElementById('v1-lambda-1'); el.value = '3'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+    await pixelsChange(page, '#cmp-diff_v1-main canvas.map', onCpu.v1map);
+    await page.waitForFunction(() => /λ of layer 1 = 3\.00/.test(document.querySelector('#lambda-diff_v1').textContent));
+    assert.match(await text(page, '#where-diff_v1'), /^Computed on WebGPU/);
+    // Quantised logits are the CPU core's alone: the columns say so.
+    await page.selectOption('#bits', '4');
+    await page.waitForFunction(() => /4-bit attention logits are computed on the CPU core only/.test(document.querySelector('#where-diff_v2').textContent), null, { timeout: 30_000 });
+    await page.selectOption('#bits', '32');
+    await onWebGpu(page);
+    await page.selectOption('#compute-on', 'cpu');
+    await page.waitForFunction(() => document.querySelector('#where-baseline').textContent === 'Computed on the CPU core (WebAssembly): you chose the CPU core.');
+    assert.doesNotMatch(await text(page, '#compare-timing'), /WebGPU/);
+    // The link that asked for WebGPU opens on WebGPU.
+    const again = await gpu.open(`#${gpuLink.split('#')[1]}`);
+    await onWebGpu(again);
+  });
+
+  it('WebGPU: the one-model view runs on WebGPU too when asked, and says so', async () => {
+    const page = await gpu.open('#/model?view=single&model=diff_v1&on=gpu');
+    await page.waitForFunction(() => document.querySelector('#where-single')?.textContent.startsWith('Computed on WebGPU') && document.querySelectorAll('#predictions li').length > 0, null, { timeout: 60_000 });
+    assert.match(await text(page, '#predictions'), /Query 1: predicts \d+/);
+  });
+
+  it('CPU fallback: WebGPU cannot be chosen, and a link asking for it computes on the CPU core and says why', async () => {
+    const page = await cpu.open('#/model?view=compare&on=gpu');
+    await compareReady(page);
+    for (const w of await wheres(page)) assert.equal(w, 'Computed on the CPU core (WebAssembly): this browser has no WebGPU.');
+    assert.equal(await page.locator('#compute-on option[value=gpu]').isDisabled(), true);
+    assert.match(await text(page, '#compute-on option[value=gpu]'), /not available in this browser/);
+  });
+});
 
 describe('λ set by the reader, in the compare view (CPU mode)', () => {
   let b;

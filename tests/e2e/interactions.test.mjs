@@ -10,7 +10,7 @@ import { start, artifact, pixels, pixelsChange } from './harness.mjs';
 const text = (page, sel) => page.textContent(sel);
 const modelReady = async (page) => {
   try {
-    await page.waitForFunction(() => document.querySelector('#model-status')?.textContent.startsWith('Computed on') && document.querySelectorAll('#predictions li, .predictions li').length > 0, null, { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelector('#model-status')?.textContent.startsWith('Computed') && document.querySelectorAll('#predictions li, .predictions li').length > 0, null, { timeout: 30_000 });
   } catch (e) {
     const seen = await page.evaluate(() => ({ url: location.href, h2: document.querySelector('main h2')?.textContent, status: document.querySelector('#model-status')?.textContent, predictions: document.querySelectorAll('#predictions li').length, banner: document.querySelector('#fatal-error')?.textContent }));
     throw new Error(`the explorer never showed its predictions: ${JSON.stringify(seen)}`);

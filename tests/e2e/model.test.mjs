@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, artifact } from './harness.mjs';
 
-const ready = (page) => page.waitForFunction(() => document.querySelector('#model-status')?.textContent.startsWith('Computed on') && document.querySelectorAll('#predictions li').length > 0, null, { timeout: 30_000 });
+const ready = (page) => page.waitForFunction(() => document.querySelector('#model-status')?.textContent.startsWith('Computed') && document.querySelectorAll('#predictions li').length > 0, null, { timeout: 30_000 });
 
 test('model explorer', async () => {
   const b = await start('cpu');

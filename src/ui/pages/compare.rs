@@ -3,18 +3,22 @@
 //! shared by the columns, and a grid of every head to pick another), then the paper's
 //! evidence for this prompt and over fresh prompts (`evidence`).
 
+use super::super::backend::{self, Backend};
 use super::super::components::heatmap::{paint, Heatmap, Hover, PooledMap};
 use super::super::components::notice::StateNotes;
 use super::evidence::Evidence;
 use super::lambda_panel::LambdaPanel;
 use super::explorer::{cell_text, kind_title, signed, EditablePrompt, Library, PromptEditor, Status, StatusLine};
 use super::model::ModelControls;
-use crate::engine::model::{explain_each, render, lambda_sentence, learnt_lambdas, word, ColumnRun, Explained};
+use crate::engine::columns::{plan_columns, ColumnJob};
+use crate::engine::model::{render, lambda_sentence, learnt_lambdas, word, ColumnRun, Explained, Model};
+use crate::engine::placement::{Adapter, Placement};
 use crate::state::model_state::{column_of, AttentionKind, ModelState};
 use crate::ui::now_ms;
 use crate::viz::colormap::{Contrast, Scale};
 use leptos::html;
 use leptos::prelude::*;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// The three models' runs of one prompt, in `AttentionKind::ALL` order, what each was
@@ -27,8 +31,9 @@ pub(super) struct Columns {
     /// The checkpoint the runs are of (a new one reruns everything).
     checkpoint: usize,
     pub learnt: Vec<Vec<Option<f32>>>,
-    /// How many models the last update ran, and in how long.
+    /// How many models the last update ran, where, and in how long.
     pub reran: usize,
+    pub reran_on: String,
     pub ms: f64,
     /// Counts the updates (the timing line's `data-version`, which benchmarks wait on).
     pub version: u64,
@@ -77,41 +82,81 @@ fn load_all(ckpt: Memo<usize>, library: Library, status: RwSignal<Status>, attem
 }
 
 /// Runs the state's prompt through the three models whenever the prompt, the logit
-/// precision or the checkpoint changes; keeps the layer and the head picks inside the
+/// precision, the checkpoint or the placement changes (on WebGPU asynchronously: an
+/// answer for an older state is dropped); keeps the layer and the head picks inside the
 /// models (the single view's own head is checked when that view opens).
-fn compare_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library, ready: RwSignal<Option<usize>>, status: RwSignal<Status>) -> RwSignal<Option<Columns>> {
+fn compare_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library, ready: RwSignal<Option<usize>>, status: RwSignal<Status>, backend: RwSignal<Backend>) -> RwSignal<Option<Columns>> {
     let columns = RwSignal::new(None::<Columns>);
     let key = Memo::new(move |_| state.with(ModelState::run_key));
+    let adapter = Memo::new(move |_| backend.with(backend::adapter));
+    let latest = StoredValue::new(0u64);
+    let finish = Finish { state, notes, status, columns };
     Effect::new(move |_| {
-        let (Some(c), _) = (ready.get(), key.get()) else { return };
+        let (Some(c), _, adapter) = (ready.get(), key.get(), adapter.get()) else { return };
         let Some(models) = AttentionKind::ALL.iter().map(|k| library.model(&(k.slug().to_string(), c))).collect::<Option<Vec<_>>>() else { return };
-        let models: Vec<&crate::engine::model::Model> = models.iter().map(|m| m.as_ref()).collect();
         let s = state.get_untracked();
+        let place = Placement::decide(s.on, adapter.as_ref().map(|(name, software)| Adapter { name, software: *software }), s.bits);
         // A new checkpoint's models share nothing with the previous runs.
         let previous = columns.with_untracked(|prev| prev.as_ref().filter(|p| p.checkpoint == c).map(|p| p.cache.clone())).unwrap_or_default();
+        let refs: Vec<&Model> = models.iter().map(|m| m.as_ref()).collect();
+        let (prompt, jobs) = plan_columns(&refs, &s, &previous, &[place.clone(), place.clone(), place]);
         let t0 = now_ms();
-        match explain_each(&models, &s, &previous) {
-            Ok(cache) => {
-                let runs: Vec<Arc<Explained>> = cache.iter().map(|r| r.explained.clone()).collect();
-                let layers = runs.iter().map(|x| x.output.layers.len()).min().unwrap_or(1);
-                let mut clamped = s.clone();
-                let mut moved = clamped.clamp_to_model(layers, usize::MAX, runs[0].prompt.tokens.len());
-                for (kind, x) in AttentionKind::ALL.into_iter().zip(runs.iter()) {
-                    moved.extend(clamped.clamp_pick(kind, x.output.layers.first().map_or(1, |l| l.maps.len())));
-                }
-                let learnt = models.iter().map(|m| learnt_lambdas(m)).collect();
-                let reran = cache.iter().enumerate().filter(|(i, r)| previous.get(*i).is_none_or(|p| !Arc::ptr_eq(&p.explained, &r.explained))).count();
-                let version = columns.with_untracked(|c| c.as_ref().map_or(0, |c| c.version + 1));
-                columns.set(Some(Columns { runs, cache, checkpoint: c, learnt, reran, ms: now_ms() - t0, version }));
-                if !moved.is_empty() {
-                    notes.set(clamped.clone(), [notes.lines_for(&s), moved].concat());
-                    state.set(clamped);
-                }
-            }
-            Err(e) => status.set(Status::RunFailed(e)),
+        latest.update_value(|v| *v += 1);
+        let ticket = latest.get_value();
+        if !jobs.iter().any(ColumnJob::needs_gpu) {
+            let cache = jobs.into_iter().zip(&refs).map(|(job, m)| job.run_on_cpu(m, &prompt, None)).collect();
+            finish.apply(cache, &models, &previous, s, c, t0);
+            return;
         }
+        let ctx = backend::gpu();
+        let gpus: Vec<_> = AttentionKind::ALL.iter().map(|k| ctx.as_ref().and_then(|ctx| library.gpu_model(&(k.slug().to_string(), c), ctx))).collect();
+        leptos::task::spawn_local(async move {
+            let mut cache = Vec::with_capacity(jobs.len());
+            for ((job, m), g) in jobs.into_iter().zip(&models).zip(&gpus) {
+                cache.push(job.run(m, &prompt, ctx.as_deref().zip(g.as_deref())).await);
+            }
+            if latest.try_get_value() == Some(ticket) {
+                finish.apply(cache.into_iter().collect(), &models, &previous, s, c, t0);
+            }
+        });
     });
     columns
+}
+
+/// What a finished update writes: the columns, the clamped state and its notes.
+#[derive(Clone, Copy)]
+struct Finish {
+    state: RwSignal<ModelState>,
+    notes: StateNotes<ModelState>,
+    status: RwSignal<Status>,
+    columns: RwSignal<Option<Columns>>,
+}
+
+impl Finish {
+    fn apply(self, cache: Result<Vec<ColumnRun>, String>, models: &[Rc<Model>], previous: &[ColumnRun], s: ModelState, c: usize, t0: f64) {
+        let cache = match cache {
+            Ok(cache) => cache,
+            Err(e) => return self.status.set(Status::RunFailed(e)),
+        };
+        let runs: Vec<Arc<Explained>> = cache.iter().map(|r| r.explained.clone()).collect();
+        let layers = runs.iter().map(|x| x.output.layers.len()).min().unwrap_or(1);
+        let mut clamped = s.clone();
+        let mut moved = clamped.clamp_to_model(layers, usize::MAX, runs[0].prompt.tokens.len());
+        for (kind, x) in AttentionKind::ALL.into_iter().zip(runs.iter()) {
+            moved.extend(clamped.clamp_pick(kind, x.output.layers.first().map_or(1, |l| l.maps.len())));
+        }
+        let learnt = models.iter().map(|m| learnt_lambdas(m)).collect();
+        let fresh: Vec<&ColumnRun> = cache.iter().enumerate().filter(|(i, r)| previous.get(*i).is_none_or(|p| !Arc::ptr_eq(&p.explained, &r.explained))).map(|(_, r)| r).collect();
+        let mut places: Vec<&str> = fresh.iter().map(|r| r.computed_on.short()).collect();
+        places.dedup();
+        let reran_on = places.join(" and ");
+        let version = self.columns.with_untracked(|c| c.as_ref().map_or(0, |c| c.version + 1));
+        self.columns.set(Some(Columns { runs, reran: fresh.len(), reran_on, cache, checkpoint: c, learnt, ms: now_ms() - t0, version }));
+        if !moved.is_empty() {
+            self.notes.set(clamped.clone(), [self.notes.lines_for(&s), moved].concat());
+            self.state.set(clamped);
+        }
+    }
 }
 
 /// The (layer, head) on screen in each column: the picked head, else the one with the
@@ -129,12 +174,12 @@ fn shown_heads(state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>) 
 }
 
 #[component]
-pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library) -> impl IntoView {
+pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library, backend: RwSignal<Backend>) -> impl IntoView {
     let status = RwSignal::new(Status::Loading("the models".into()));
     let ckpt = Memo::new(move |_| state.with(|s| s.checkpoint));
     let attempt = RwSignal::new(0u32);
     let ready = load_all(ckpt, library, status, attempt);
-    let columns = compare_prompts(state, notes, library, ready, status);
+    let columns = compare_prompts(state, notes, library, ready, status, backend);
     let shown = shown_heads(state, columns);
     // One colour scale for every column: the largest A1 or A2 value among the heads shown.
     let vmax = Memo::new(move |_| {
@@ -153,7 +198,7 @@ pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
         }
     });
     view! {
-        <ModelControls state checkpoint_label shape single=false />
+        <ModelControls state checkpoint_label shape single=false backend />
         <StatusLine status attempt />
         <EditablePrompt state id="prompt" prompt=Signal::derive(move || columns.with(|c| c.as_ref().map(|c| c.runs[0].prompt.clone()))) />
         <PromptEditor state shown=Signal::derive(move || columns.with(|c| c.as_ref().map(|c| render(&c.runs[0].prompt.tokens)))) />
@@ -162,7 +207,10 @@ pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
             {AttentionKind::ALL.map(|kind| view! { <Column kind state columns shown vmax /> }).into_iter().collect_view()}
         </div>
         <Evidence state columns library ready />
-        <p class="axis-note" id="compare-timing" data-version=move || columns.with(|c| c.as_ref().map_or(0, |c| c.version))>{move || columns.get().map(|c| format!("Last update: {} forward pass{} with every map kept, {:.0} ms on the CPU core (WebAssembly).", c.reran, if c.reran == 1 { "" } else { "es" }, c.ms))}</p>
+        <p class="axis-note" id="compare-timing" data-version=move || columns.with(|c| c.as_ref().map_or(0, |c| c.version))>{move || columns.get().map(|c| match c.reran {
+            0 => "Last update: every column was already computed; nothing ran again.".to_string(),
+            n => format!("Last update: {n} forward pass{} with every map kept, {:.0} ms on {}.", if n == 1 { "" } else { "es" }, c.ms, c.reran_on),
+        })}</p>
     }
 }
 
@@ -200,6 +248,7 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
         <article class="panel column" id=format!("col-{slug}")>
             <h3>{kind_title(kind)}</h3>
             <Predictions mine />
+            <p class="axis-note where" id=format!("where-{slug}")>{move || columns.with(|c| c.as_ref().map(|c| c.cache[col].computed_on.sentence()))}</p>
             <LambdaPanel kind state columns />
             <p class="axis-note" id=format!("which-{slug}")>{move || here.get().map(|(l, h, auto)| format!("Layer {l}, head {h}: {}", if auto { "the head with the most net weight on the asked needle" } else { "picked on the grid" }))}</p>
             <Heatmap id=format!("cmp-{slug}-main") title=main_title map=Signal::derive(move || maps.get().map(|m| m.0)) n signal_keys=span hover marked_row=marked ticks_mark=ticks labels />

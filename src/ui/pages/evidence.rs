@@ -62,7 +62,7 @@ fn NetTable(columns: RwSignal<Option<Columns>>) -> impl IntoView {
     };
     view! {
         <figure class="panel" id="net-table">
-            <figcaption class="explain">"Table 3, live: where the “→” row puts its weight. Net weight (in the map that multiplies V: A1 − λ·A2, or A for the baseline) on the asked needle and on the rest of the context, averaged over each layer's heads. The paper reports DIFF with more on the answer and less on the noise."</figcaption>
+            <figcaption class="explain">"Table 3, live: where the “→” row puts its weight. Net weight (in the map that multiplies V: A1 − λ·A2, or A for the baseline) on the asked needle and on the rest of the context, averaged over each layer's heads. The paper reports DIFF with more on the answer and less on the noise. The numbers come from each column's run above (each column says where it was computed)."</figcaption>
             <div class="table-scroll"><table class="numbers">
                 <thead>
                     <tr><th></th>{AttentionKind::ALL.map(|k| view! { <th colspan="2" scope="colgroup">{kind_title(k)}</th> }).into_iter().collect_view()}</tr>
@@ -104,7 +104,7 @@ fn MagnitudeTable(columns: RwSignal<Option<Columns>>) -> impl IntoView {
     };
     view! {
         <figure class="panel" id="magnitude-table">
-            <figcaption class="explain">"Table 5, live: the largest and the median magnitudes of the scaled attention logits (every head and branch, the positions a query may see) and of the hidden states after each layer, for this prompt. The paper reports smaller outliers for DIFF, which is why its logits survive low-bit quantisation."</figcaption>
+            <figcaption class="explain">"Table 5, live: the largest and the median magnitudes of the scaled attention logits (every head and branch, the positions a query may see) and of the hidden states after each layer, for this prompt. The paper reports smaller outliers for DIFF, which is why its logits survive low-bit quantisation. From each column's run above, computed where that column says."</figcaption>
             <div class="table-scroll"><table class="numbers">
                 <thead><tr><th></th><th scope="col">"logits top-1"</th><th scope="col">"top-10"</th><th scope="col">"median"</th><th scope="col">"hidden top-1"</th><th scope="col">"median"</th></tr></thead>
                 <tbody>{body}</tbody>
@@ -221,7 +221,7 @@ fn AccuracyRunPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoVie
     view! {
         <figure class="panel" id="accuracy-run">
             <h3>"Table 2, live: retrieval accuracy"</h3>
-            <p class="explain">{move || format!("{ACCURACY_PROMPTS} fresh prompts with the settings above ({}); each model answers every query at its “→”. Change the context length to 2× or 4× to test length generalisation, or the attention logits to 4 bits for the paper's Figure 8.", state.with(run_settings))}</p>
+            <p class="explain">{move || format!("{ACCURACY_PROMPTS} fresh prompts with the settings above ({}); each model answers every query at its “→”. Change the context length to 2× or 4× to test length generalisation, or the attention logits to 4 bits for the paper's Figure 8. These runs compute on the CPU core (WebAssembly), a slice at a time so the page stays responsive.", state.with(run_settings))}</p>
             <div class="buttons" data-key="run">
                 <button id="run-accuracy" on:click=start disabled=move || view_of.with(|v| v.running)>{format!("Run {ACCURACY_PROMPTS} prompts")}</button>
                 <Show when=move || view_of.with(|v| v.running)>
@@ -306,7 +306,7 @@ fn DepthSweepPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoView
     view! {
         <figure class="panel" id="depth-sweep">
             <h3>"Table 3, live: the depth sweep"</h3>
-            <p class="explain">{move || format!("{SWEEP_PROMPTS} fresh prompts at each of five depths of the asked needle (0, 25, 50, 75, 100% into the context), one query each; every model's net weight at “→”, averaged over heads, layers and prompts, as the README's Table 3. Settings: {}.", state.with(|s| run_settings(&ModelState { queries: 1, ..s.clone() })))}</p>
+            <p class="explain">{move || format!("{SWEEP_PROMPTS} fresh prompts at each of five depths of the asked needle (0, 25, 50, 75, 100% into the context), one query each; every model's net weight at “→”, averaged over heads, layers and prompts, as the README's Table 3, computed on the CPU core (WebAssembly). Settings: {}.", state.with(|s| run_settings(&ModelState { queries: 1, ..s.clone() })))}</p>
             <div class="buttons" data-key="sweep">
                 <button id="run-sweep" on:click=start disabled=move || view_of.with(|v| v.running)>"Sweep the depths"</button>
                 <Show when=move || view_of.with(|v| v.running)>

@@ -6,6 +6,8 @@ use super::super::components::heatmap::Hover;
 use super::super::components::readout::readable;
 use crate::engine::model::{check_prompt, replace_word, vocabulary, word, Explained, Model, Prompt};
 use crate::engine::model_session::{ModelKey, ModelLibrary};
+use crate::gpu::context::GpuContext;
+use crate::gpu::model::GpuModel;
 use crate::state::model_state::{AttentionKind, ModelState};
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -102,6 +104,11 @@ impl Library {
         library.load(&kind, ckpt, |path: String| async move { fetch_bytes(&path).await }).await
     }
 
+    /// The loaded model `key` uploaded to the page's GPU (once per model and device).
+    pub fn gpu_model(&self, key: &ModelKey, ctx: &Rc<GpuContext>) -> Option<Rc<GpuModel>> {
+        self.0.try_get_value()?.gpu_model(key, ctx)
+    }
+
     pub fn put(&self, key: ModelKey, model: Model) {
         if let Some(library) = self.0.try_get_value() {
             library.put(key, model);
@@ -148,7 +155,7 @@ pub fn StatusLine(status: RwSignal<Status>, attempt: RwSignal<u32>) -> impl Into
     view! {
         <p class="axis-note" id="model-status" role="status">{move || match status.get() {
             Status::Loading(what) => format!("Loading {what}…"),
-            Status::Ready => "Computed on the CPU core (WebAssembly).".to_string(),
+            Status::Ready => "Computed: where, each model's numbers say (WebGPU or the CPU core).".to_string(),
             Status::Failed(e) => format!("Could not load the model: {e}"),
             Status::RunFailed(e) => format!("Could not run the prompt: {e}"),
         }}</p>

@@ -9,7 +9,7 @@ use super::compare::CompareView;
 use super::explorer::{kind_title, options, Library};
 use super::own_model::OwnModel;
 use super::single::SingleView;
-use crate::state::model_state::{AttentionKind, Knob, ModelState, View, BITS, CHECKPOINT, CONTEXTS, DEPTH, NEEDLES, QUERIES};
+use crate::state::model_state::{AttentionKind, ComputeOn, Knob, ModelState, View, BITS, CHECKPOINT, CONTEXTS, DEPTH, NEEDLES, QUERIES};
 use leptos::prelude::*;
 
 /// The state, its link and the notices about it: a change of link while the page is open
@@ -46,7 +46,7 @@ pub fn ModelPage(backend: RwSignal<Backend>) -> impl IntoView {
                 <button id="view-single" aria-pressed=move || (view_kind.get() == View::Single).to_string() on:click=switch(View::Single)>"One model"</button>
             </div>
             {move || match view_kind.get() {
-                View::Compare => view! { <CompareView state notes library /> }.into_any(),
+                View::Compare => view! { <CompareView state notes library backend /> }.into_any(),
                 View::Single => view! { <SingleView backend state notes library /> }.into_any(),
             }}
         </section>
@@ -56,7 +56,7 @@ pub fn ModelPage(backend: RwSignal<Backend>) -> impl IntoView {
 /// The controls of both views; `single` adds the model and head selects (the compare
 /// view shows every model and picks each one's head on its grid).
 #[component]
-pub(super) fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signal<String>, shape: Memo<(usize, usize)>, single: bool, #[prop(optional)] own: Option<RwSignal<Option<OwnModel>>>) -> impl IntoView {
+pub(super) fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signal<String>, shape: Memo<(usize, usize)>, single: bool, backend: RwSignal<Backend>, #[prop(optional)] own: Option<RwSignal<Option<OwnModel>>>) -> impl IntoView {
     // The reader's own model, while one is on screen: the model select names it and the
     // training slider (the shipped models' checkpoints) is hidden.
     let own_label = move || own.and_then(|o| o.get()).map(|o| o.label);
@@ -102,6 +102,7 @@ pub(super) fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signa
                 <select id="bits" on:change=set(|s, v| s.bits = v.parse().ok().filter(|b| BITS.contains(b)))>
                     {options(std::iter::once(("32".to_string(), "f32 (as trained)".to_string())).chain(BITS.iter().map(|b| (b.to_string(), format!("{b}-bit absmax")))).collect(), move || state.with(|s| s.bits.unwrap_or(32).to_string()))}
                 </select></div>
+            <ComputeOnSelect state backend />
         </div>
         <div class="buttons" data-key="seed">
             <span>{move || if state.with(|s| s.text.is_some()) { "Your own prompt is in use; the needle, query, depth and length controls make generated prompts (moving one, or New prompt, returns to them)." } else { "" }}</span>
@@ -111,3 +112,25 @@ pub(super) fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signa
     }
 }
 
+
+/// Where the forward passes run: auto (WebGPU on a hardware GPU), WebGPU, or the CPU
+/// core. Without WebGPU the WebGPU choice is disabled and says why.
+#[component]
+fn ComputeOnSelect(state: RwSignal<ModelState>, backend: RwSignal<Backend>) -> impl IntoView {
+    let no_gpu = move || !backend.with(|b| matches!(b, Backend::WebGpu { .. }));
+    let label = |c: ComputeOn| match c {
+        ComputeOn::Auto => "Auto (WebGPU on a hardware GPU)",
+        ComputeOn::Gpu => "WebGPU",
+        ComputeOn::Cpu => "The CPU core (WebAssembly)",
+    };
+    view! {
+        <div class="control" data-key="on"><label for="compute-on">"Where the models run"</label>
+            <select id="compute-on" on:change=move |ev| { let v = event_target_value(&ev); state.update(|s| s.on = ComputeOn::ALL.into_iter().find(|c| c.slug() == v).unwrap_or_default()) }>
+                {ComputeOn::ALL.map(|c| view! {
+                    <option value=c.slug() prop:selected=move || state.with(|s| s.on == c) disabled=move || c == ComputeOn::Gpu && no_gpu()>
+                        {move || if c == ComputeOn::Gpu && no_gpu() { "WebGPU (not available in this browser)" } else { label(c) }}
+                    </option>
+                }).into_iter().collect_view()}
+            </select></div>
+    }
+}

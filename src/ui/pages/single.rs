@@ -9,7 +9,9 @@ use super::super::components::notice::StateNotes;
 use super::explorer::{cell_text, kind_title, EditablePrompt, Library, PromptEditor, Status, StatusLine};
 use super::model::ModelControls;
 use super::own_model::{OwnModel, OwnModelPanel};
-use crate::engine::model::{explain, render, word, Explained, LambdaTrace, RowSummary};
+use crate::engine::columns::plan_columns;
+use crate::engine::model::{render, word, ColumnRun, Explained, LambdaTrace, RowSummary};
+use crate::engine::placement::{Adapter, Placement};
 use crate::engine::model_session::{compare_on_gpu, GpuComparison, ModelKey};
 use crate::state::model_state::{AttentionKind, ModelState};
 use crate::ui::now_ms;
@@ -49,38 +51,60 @@ fn load_models(which: Memo<ModelKey>, library: Library, status: RwSignal<Status>
 
 }
 
-/// Runs the state's prompt through the loaded model whenever either changes, and keeps
-/// layer, head and row inside what the model and prompt have.
-fn explain_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library, status: RwSignal<Status>, loaded: RwSignal<Option<ModelKey>>) -> Signal<Option<Arc<Explained>>> {
+/// Runs the state's prompt through the loaded model whenever either changes (where the
+/// placement says; on WebGPU asynchronously, an answer for an older state dropped), and
+/// keeps layer, head and row inside what the model and prompt have.
+fn explain_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library, status: RwSignal<Status>, loaded: RwSignal<Option<ModelKey>>, backend: RwSignal<Backend>) -> (Signal<Option<Arc<Explained>>>, RwSignal<Option<Placement>>) {
     // Run the prompt through the loaded model whenever either changes. `prompt_key` is
     // read, not only tracked: a memo computes (and subscribes to the state) only when read.
     let explained = StoredValue::new_local(None::<Arc<Explained>>);
+    let computed_on = RwSignal::new(None::<Placement>);
     let version = RwSignal::new(0u64);
     let prompt_key = Memo::new(move |_| state.with(ModelState::run_key));
+    let adapter = Memo::new(move |_| backend.with(backend::adapter));
+    let latest = StoredValue::new(0u64);
+    let show = move |run: Result<ColumnRun, String>, s: ModelState| match run {
+        Ok(run) => {
+            let x = &run.explained;
+            let heads = x.output.layers.first().map(|l| l.maps.len()).unwrap_or(1);
+            let mut clamped = s.clone();
+            let moved = clamped.clamp_to_model(x.output.layers.len(), heads, x.prompt.tokens.len());
+            explained.set_value(Some(run.explained.clone()));
+            computed_on.set(Some(run.computed_on));
+            version.update(|v| *v += 1);
+            if !moved.is_empty() {
+                // The link's notes stay with the state they led to.
+                notes.set(clamped.clone(), [notes.lines_for(&s), moved].concat());
+                state.set(clamped);
+            }
+        }
+        Err(e) => status.set(Status::RunFailed(e)),
+    };
     Effect::new(move |_| {
-        let (Some(key), _) = (loaded.get(), prompt_key.get()) else { return };
+        let (Some(key), _, adapter) = (loaded.get(), prompt_key.get(), adapter.get()) else { return };
         let Some(model) = library.model(&key) else { return };
         let s = state.get_untracked();
-        match explain(&model, &s) {
-            Ok(x) => {
-                let heads = x.output.layers.first().map(|l| l.maps.len()).unwrap_or(1);
-                let mut clamped = s.clone();
-                let moved = clamped.clamp_to_model(x.output.layers.len(), heads, x.prompt.tokens.len());
-                explained.set_value(Some(Arc::new(x)));
-                version.update(|v| *v += 1);
-                if !moved.is_empty() {
-                    // The link's notes stay with the state they led to.
-                    notes.set(clamped.clone(), [notes.lines_for(&s), moved].concat());
-                    state.set(clamped);
-                }
-            }
-            Err(e) => status.set(Status::RunFailed(e)),
+        let place = Placement::decide(s.on, adapter.as_ref().map(|(name, software)| Adapter { name, software: *software }), s.bits);
+        let (prompt, mut jobs) = plan_columns(&[&model], &s, &[], &[place]);
+        let Some(job) = jobs.pop() else { return };
+        latest.update_value(|v| *v += 1);
+        let ticket = latest.get_value();
+        if !job.needs_gpu() {
+            return show(job.run_on_cpu(&model, &prompt, None), s);
         }
+        let ctx = backend::gpu();
+        let gpu = ctx.as_ref().and_then(|ctx| library.gpu_model(&key, ctx));
+        leptos::task::spawn_local(async move {
+            let run = job.run(&model, &prompt, ctx.as_deref().zip(gpu.as_deref())).await;
+            if latest.try_get_value() == Some(ticket) {
+                show(run, s);
+            }
+        });
     });
-    Signal::derive(move || {
+    (Signal::derive(move || {
         version.track();
         explained.get_value()
-    })
+    }), computed_on)
 }
 
 #[component]
@@ -98,14 +122,15 @@ pub fn SingleView(backend: RwSignal<Backend>, state: RwSignal<ModelState>, notes
     });
     let attempt = RwSignal::new(0u32);
     load_models(which, library, status, loaded, attempt);
-    let current = explain_prompts(state, notes, library, status, loaded);
+    let (current, computed_on) = explain_prompts(state, notes, library, status, loaded, backend);
     let view_state = ExplainedView { state, current };
     let hover = RwSignal::new(None::<Hover>);
     view! {
-        <ModelControls state checkpoint_label shape=view_state.shape() single=true own />
+        <ModelControls state checkpoint_label shape=view_state.shape() single=true backend own />
         <OwnModelPanel library own />
         <StatusLine status attempt />
         <PromptView state current />
+        <p class="axis-note where" id="where-single">{move || computed_on.get().map(|p| p.sentence())}</p>
         <PromptEditor state shown=Signal::derive(move || current.get().map(|x| render(&x.prompt.tokens))) />
         <HeadMaps view_state hover />
         <RowPanel view_state />
