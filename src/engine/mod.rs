@@ -12,3 +12,4 @@ pub mod lesson_facts;
 pub mod model;
 pub mod model_session;
 pub mod placement;
+pub mod prompt_edit;

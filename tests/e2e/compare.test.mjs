@@ -316,7 +316,50 @@ describe('your own prompt (CPU mode)', () => {
   it('the maps label their tokens, highlight the hovered one, and follow an edit', async () => {
     await labelsFollowThePrompt(b);
   });
+
+  it('a needle moves to another depth, a needle is added, asked about and its query removed, all by clicks; a needed needle is kept', async () => {
+    await editNeedlesByClicks(b);
+  });
 });
+
+/** Item 7 by clicks: move the asked needle to the start, add a needle, ask about it (a
+ *  second prediction in every column), remove that query; removing the asked needle is
+ *  refused with the reason and the prompt stays. */
+async function editNeedlesByClicks(b) {
+  const start = '<bos> sun Bern is 15 . rose hills Lima is 22 . river ran ? Lima →';
+  const page = await b.open('#/model?view=compare&prompt=' + encodeURIComponent(start));
+  await compareReady(page);
+  const map = await pixels(page, '#cmp-diff_v2-main canvas.map');
+  await page.click('#prompt .tok.answer >> nth=0');
+  assert.match(await text(page, 'label[for=needle-depth]'), /^Move “Lima is 22 \.” \(now \d+% deep\) to/);
+  await page.selectOption('#needle-depth', '0');
+  await page.waitForFunction(() => /^<bos> Lima is 22 \. sun Bern/.test([...document.querySelectorAll('#prompt .tok')].map((e) => e.textContent).join(' ')));
+  await pixelsChange(page, '#cmp-diff_v2-main canvas.map', map);
+  assert.match(decodeURIComponent(page.url()), /prompt=<bos> Lima is 22 \. sun Bern is 15/);
+  // Add a needle at the end: a fresh key and value, marked as a needle.
+  const needles = await page.locator('#prompt .tok.needle').count();
+  await page.selectOption('#add-depth', '100');
+  await page.click('#needle-add');
+  await page.waitForFunction((n) => document.querySelectorAll('#prompt .tok.needle').length === n + 4, needles);
+  const added = await page.$$eval('#prompt .tok.needle', (els) => els.slice(-4).map((e) => e.textContent).join(' '));
+  assert.match(added, /^\S+ is \d\d \.$/);
+  // Ask about the new needle: every column predicts two queries.
+  await page.click('#prompt .tok.needle >> nth=-1');
+  await page.click('#needle-ask');
+  await page.waitForFunction((kinds) => kinds.every((k) => document.querySelectorAll(`#col-${k} .predictions li`).length === 2), KINDS);
+  assert.match(await text(page, '#col-diff_v2 .predictions'), new RegExp(`Query 2: predicts \\d+ \\(\\d+%\\), the answer is ${added.split(' ')[2]}`));
+  // Remove that query again.
+  await page.click('#prompt .tok.query >> nth=-1');
+  await page.click('#query-remove');
+  await page.waitForFunction((kinds) => kinds.every((k) => document.querySelectorAll(`#col-${k} .predictions li`).length === 1), KINDS);
+  // The asked needle cannot go while a query needs it.
+  const words = await promptWords(page);
+  await page.click('#prompt .tok.answer >> nth=0');
+  await page.click('#needle-remove');
+  assert.match(await text(page, '#token-error'), /a query asks for “Lima is 22 \.”: remove that query first/);
+  assert.equal(await promptWords(page), words, 'nothing changed');
+  await page.screenshot({ path: artifact('compare-edit-needles.png') });
+}
 
 describe('click a word (WebGPU mode)', () => {
   let b;

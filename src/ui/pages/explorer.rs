@@ -5,6 +5,7 @@
 use super::super::components::heatmap::Hover;
 use super::super::components::readout::readable;
 use crate::engine::model::{check_prompt, replace_word, vocabulary, word, Explained, Model, Prompt};
+use crate::engine::prompt_edit::{self, depth_of, is_asked, needle_at, query_at, PromptEdit, DEPTHS};
 use crate::engine::model_session::{ModelKey, ModelLibrary};
 use crate::gpu::context::GpuContext;
 use crate::gpu::model::GpuModel;
@@ -155,7 +156,7 @@ pub fn StatusLine(status: RwSignal<Status>, attempt: RwSignal<u32>) -> impl Into
     view! {
         <p class="axis-note" id="model-status" role="status">{move || match status.get() {
             Status::Loading(what) => format!("Loading {what}…"),
-            Status::Ready => "Computed: where, each model's numbers say (WebGPU or the CPU core).".to_string(),
+            Status::Ready => "Computed. Under each model's predictions it says where: WebGPU or the CPU core.".to_string(),
             Status::Failed(e) => format!("Could not load the model: {e}"),
             Status::RunFailed(e) => format!("Could not run the prompt: {e}"),
         }}</p>
@@ -212,6 +213,45 @@ fn use_typed_prompt(state: RwSignal<ModelState>, text: String) {
     });
 }
 
+/// "0% (start)", "50%", "100% (end)": a depth as the selects name it.
+fn depth_label(d: u32) -> String {
+    match d {
+        0 => "0% (the start)".into(),
+        100 => "100% (the end)".into(),
+        d => format!("{d}%"),
+    }
+}
+
+/// What the clicked word's needle or query can do: move the needle to a depth, remove
+/// it, ask about it; remove the query.
+#[component]
+fn NeedleActions(prompt: Signal<Option<Prompt>>, chosen: RwSignal<Option<(usize, String)>>, edit: impl Fn(PromptEdit) + Copy + Send + Sync + 'static) -> impl IntoView {
+    move || {
+        let (i, _) = chosen.get()?;
+        prompt.with(|p| {
+            let p = p.as_ref()?;
+            let needle = needle_at(p, i).map(|n| {
+                let words: Vec<String> = p.needle_spans[n].clone().map(|j| word(p.tokens[j])).collect();
+                let now = depth_of(p, n).unwrap_or(0);
+                let asked = is_asked(p, n);
+                view! {
+                    <span class="needle-actions" role="group" aria-label="This needle">
+                        <label for="needle-depth">{format!("Move “{}” (now {now}% deep) to", words.join(" "))}</label>
+                        <select id="needle-depth" on:change=move |ev| { if let Ok(depth) = event_target_value(&ev).parse() { edit(PromptEdit::MoveNeedle { needle: n, depth }) } }>
+                            <option value="" selected=true>"a depth…"</option>
+                            {DEPTHS.map(|d| view! { <option value=d.to_string()>{depth_label(d)}</option> }).into_iter().collect_view()}
+                        </select>
+                        <button id="needle-remove" on:click=move |_| edit(PromptEdit::RemoveNeedle(n))>"Remove this needle"</button>
+                        {(!asked).then(|| view! { <button id="needle-ask" on:click=move |_| edit(PromptEdit::AskAbout(n))>"Ask about it"</button> })}
+                    </span>
+                }
+            });
+            let query = query_at(p, i).map(|q| view! { <button id="query-remove" on:click=move |_| edit(PromptEdit::RemoveQuery(q))>"Remove this query"</button> });
+            Some(view! { {needle}{query} })
+        })
+    }
+}
+
 /// How a prompt's word is marked: the asked needle, the other needles, the queries.
 fn token_class(p: &Prompt, i: usize) -> &'static str {
     if p.answer_spans[0].contains(&i) {
@@ -249,6 +289,17 @@ pub fn EditablePrompt(state: RwSignal<ModelState>, #[prop(into)] prompt: Signal<
             None => {}
         }
     };
+    // A needle or query edit by click: the new prompt, or why not (nothing changes then).
+    let edit = move |e: PromptEdit| match prompt.with_untracked(|p| p.as_ref().map(|p| prompt_edit::apply(p, e))) {
+        Some(Ok(text)) => {
+            chosen.set(None);
+            error.set(None);
+            use_typed_prompt(state, text);
+        }
+        Some(Err(e)) => error.set(Some(e)),
+        None => {}
+    };
+    let add_depth = RwSignal::new(50u32);
     let buttons = move || {
         prompt.with(|p| {
             p.as_ref().map(|p| {
@@ -282,9 +333,17 @@ pub fn EditablePrompt(state: RwSignal<ModelState>, #[prop(into)] prompt: Signal<
                 <datalist id="vocab-words">{options.clone()}</datalist>
                 " "<button id="token-apply" on:click=move |_| apply()>"Replace"</button>
                 " "<button on:click=move |_| chosen.set(None)>"Cancel"</button>
-                {move || error.get().map(|e| view! { <p class="notice" id="token-error" role="alert">{e}</p> })}
+                <NeedleActions prompt chosen edit />
             </div>
         </Show>
-        <p class="axis-note">"Click a word to replace it: a needle's value changes the answer, its key must still match a query."</p>
+        {move || error.get().map(|e| view! { <p class="notice" id="token-error" role="alert">{e}</p> })}
+        <div class="buttons prompt-actions" data-key="prompt">
+            <span class="axis-note">"Click a word to replace it (a needle's value changes the answer, its key must still match a query), to move or remove its needle, or to ask about it."</span>
+            <label for="add-depth">"Add a needle at"</label>
+            <select id="add-depth" on:change=move |ev| add_depth.set(event_target_value(&ev).parse().unwrap_or(50))>
+                {DEPTHS.map(|d| view! { <option value=d.to_string() prop:selected=move || add_depth.get() == d>{depth_label(d)}</option> }).into_iter().collect_view()}
+            </select>
+            <button id="needle-add" on:click=move |_| edit(PromptEdit::AddNeedle { depth: add_depth.get_untracked() })>"Add a needle"</button>
+        </div>
     }
 }
