@@ -4,11 +4,8 @@
 use super::args::{Args, Kind};
 use super::files::{read_regular, refuse_overwriting, write_atomic};
 use super::memory::{Budget, Need};
-use crate::core::attention::{AttentionLayer, AttentionOptions, LambdaTrace, MapRequest};
-use crate::core::baseline::BaselineAttention;
+use crate::core::attention::{AttentionLayer, AttentionOptions, LambdaTrace, MapRequest, V1Choices};
 use crate::core::config::{AttentionKind, AttnShape, KvPairing};
-use crate::core::diff_v1::DiffAttnV1;
-use crate::core::diff_v2::DiffAttnV2;
 use crate::core::lambda::lambda_init_for_depth;
 use crate::core::rope::Rope;
 use crate::core::weights::TensorStore;
@@ -64,15 +61,9 @@ fn layer(args: &Args, store: &TensorStore, embed_dim: usize) -> Result<Attention
     };
     let failed = |e: crate::core::weights::WeightsError| format!("--weights {}: {e}", args.weights.display());
     let shape = AttnShape::new(kind, embed_dim, args.heads, args.kv_heads, None).map_err(|e| format!("{e} (from --heads {} and the input's width {embed_dim})", args.heads))?;
-    Ok(match args.kind {
-        Kind::Baseline => AttentionLayer::Baseline(BaselineAttention::load(&vb, shape).map_err(failed)?),
-        Kind::V1 => {
-            let lambda_init = args.lambda_init.unwrap_or_else(|| lambda_init_for_depth(args.depth));
-            let pairing = if args.naive_pairing { KvPairing::Naive } else { KvPairing::Flash };
-            AttentionLayer::V1(DiffAttnV1::load(&vb, shape, lambda_init, pairing, !args.no_subln).map_err(failed)?)
-        }
-        Kind::V2 => AttentionLayer::V2(DiffAttnV2::load(&vb, shape).map_err(failed)?),
-    })
+    let lambda_init = args.lambda_init.unwrap_or_else(|| lambda_init_for_depth(args.depth));
+    let pairing = if args.naive_pairing { KvPairing::Naive } else { KvPairing::Flash };
+    AttentionLayer::load(&vb, kind, shape, V1Choices { lambda_init, pairing, subln: !args.no_subln }).map_err(failed)
 }
 
 /// The heads whose maps are written, sorted, each once.

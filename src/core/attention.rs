@@ -283,7 +283,27 @@ pub enum AttentionLayer {
     V2(DiffAttnV2),
 }
 
+/// What a DIFF V1 checkpoint does not record: λ_init (from the layer's depth, or set),
+/// how KV heads pair with sub-heads, and whether each head's output is RMS-normed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct V1Choices {
+    pub lambda_init: f32,
+    pub pairing: super::config::KvPairing,
+    pub subln: bool,
+}
+
 impl AttentionLayer {
+    /// One layer of `kind` with the official parameter names under `vb` (`v1` is used
+    /// by DIFF V1 only).
+    pub fn load(vb: &super::weights::Scope, kind: super::config::AttentionKind, shape: super::config::AttnShape, v1: V1Choices) -> Result<Self, super::weights::WeightsError> {
+        use super::config::AttentionKind;
+        Ok(match kind {
+            AttentionKind::Baseline => AttentionLayer::Baseline(BaselineAttention::load(vb, shape)?),
+            AttentionKind::DiffV1 => AttentionLayer::V1(DiffAttnV1::load(vb, shape, v1.lambda_init, v1.pairing, v1.subln)?),
+            AttentionKind::DiffV2 => AttentionLayer::V2(DiffAttnV2::load(vb, shape)?),
+        })
+    }
+
     /// `x` is the layer input `[T, E]` (already normalised by the block); `layer` is its
     /// index, used to match the [`MapRequest`].
     pub fn forward(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize) -> LayerOutput {

@@ -20,7 +20,7 @@
 //! | `lm_head.weight` | `[vocab, E]` (absent when `tie_embeddings`) |
 
 use super::analysis::{outlier_stats, OutlierStats};
-use super::attention::{AttentionLayer, AttentionOptions, HeadMaps, LambdaOverride, LambdaTrace, MapRequest};
+use super::attention::{AttentionLayer, AttentionOptions, HeadMaps, LambdaOverride, LambdaTrace, MapRequest, V1Choices};
 use super::baseline::BaselineAttention;
 use super::config::{AttentionKind, ModelConfig};
 use super::diff_v1::DiffAttnV1;
@@ -106,11 +106,7 @@ impl Model {
         for depth in 0..config.n_layers {
             let vb = root.pp(&format!("layers.{depth}"));
             let at = vb.pp("attn");
-            let attn = match config.attention {
-                AttentionKind::Baseline => AttentionLayer::Baseline(BaselineAttention::load(&at, shape)?),
-                AttentionKind::DiffV1 => AttentionLayer::V1(DiffAttnV1::load(&at, shape, config.lambda_init(depth), config.kv_pairing, config.subln)?),
-                AttentionKind::DiffV2 => AttentionLayer::V2(DiffAttnV2::load(&at, shape)?),
-            };
+            let attn = AttentionLayer::load(&at, config.attention, shape, V1Choices { lambda_init: config.lambda_init(depth), pairing: config.kv_pairing, subln: config.subln })?;
             let ffn = vb.pp("ffn");
             blocks.push(Block {
                 attn_norm: norm(&vb, "attn_norm.weight")?,
