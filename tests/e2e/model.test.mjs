@@ -2,7 +2,7 @@
 // maps of any layer and head, training progress, and clear messages for bad input.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, artifact } from './harness.mjs';
+import { start, artifact, pixels, pixelsChange } from './harness.mjs';
 
 const ready = (page) => page.waitForFunction(() => document.querySelector('#model-status')?.textContent.startsWith('Computed') && document.querySelectorAll('#predictions li').length > 0, null, { timeout: 30_000 });
 
@@ -117,3 +117,71 @@ test('model explorer: your own model from disk, and a mismatched one named', asy
     await b.stop();
   }
 });
+
+/** A safetensors file holding `x` ([T, E], f32), as a reader would write it. */
+function xFile(t, e, name = 'x.safetensors') {
+  let header = JSON.stringify({ x: { dtype: 'F32', shape: [t, e], data_offsets: [0, t * e * 4] } });
+  header += ' '.repeat((8 - (header.length % 8)) % 8);
+  const data = new Float32Array(t * e).map((_, i) => Math.sin(i * 0.37));
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(header.length));
+  return { name, mimeType: 'application/octet-stream', buffer: Buffer.concat([len, Buffer.from(header), Buffer.from(data.buffer)]) };
+}
+
+for (const mode of ['cpu', 'gpu']) {
+  test(`model explorer (${mode}): one attention layer from a file, on a random and an uploaded x; wrong choices named`, async () => {
+    const b = await start(mode);
+    const models = new URL('../../www/models/', import.meta.url).pathname;
+    const map = (id) => page.evaluate((id) => { const c = document.querySelector(`#${id} canvas.map`); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let h = 0; for (let i = 0; i < d.length; i += 7) h = (h * 31 + d[i]) >>> 0; return `${c.width}:${h}`; }, id);
+    const message = (re) => page.waitForFunction((re) => new RegExp(re).test(document.querySelector('#layer-message')?.textContent || ''), re.source, { timeout: 30_000 });
+    let page;
+    try {
+      page = await b.open('#/model?view=single&model=diff_v1&layer=2');
+      await ready(page);
+      await page.click('#own-layer summary');
+      assert.equal(await page.textContent('#layer-message'), 'Choose a layer\'s file.');
+      // A whole-model checkpoint: its first layer opens, the others can be picked.
+      await page.setInputFiles('#layer-file', `${models}diff_v1/step-03200.safetensors`);
+      await message(/^Opened layers\.0\.attn of step-03200\.safetensors: diff_v1, 2 heads, width 64, on a random x of 32 tokens \(seed 1\)\. The file also holds \d+ tensor/);
+      assert.deepEqual(await page.$$eval('#layer-prefix option', (o) => o.map((e) => e.value)), ['layers.0.attn', 'layers.1.attn', 'layers.2.attn']);
+      assert.match(await page.textContent('#layer-lambda'), /^λ = -?\d\.\d{3}: one for every head/);
+      const first = await map('layer-diff');
+      assert.ok(first.startsWith('32:'), `one pixel per token: ${first}`);
+      const firstPixels = await pixels(page, '#layer-diff canvas.map');
+      await page.selectOption('#layer-prefix', 'layers.2.attn');
+      await message(/^Opened layers\.2\.attn/);
+      // Layer 2 of a whole model is at depth 2: its λ is the one the model's explorer shows.
+      assert.equal(await page.inputValue('#layer-depth'), '2');
+      const modelLambda = (await page.textContent('#lambda-note')).match(/λ of layer 2: (-?\d\.\d{3})/)[1];
+      await page.waitForFunction((l) => document.querySelector('#layer-lambda').textContent.startsWith(`λ = ${l}:`), modelLambda);
+      await pixelsChange(page, '#layer-diff canvas.map', firstPixels);
+      const head0 = await pixels(page, '#layer-a1 canvas.map');
+      await page.selectOption('#layer-head', '1');
+      await pixelsChange(page, '#layer-a1 canvas.map', head0);
+      // Wrong choices are named, and the page keeps working.
+      await page.fill('#layer-heads', '3');
+      await page.dispatchEvent('#layer-heads', 'change');
+      await message(/from 3 heads and the layer's width 64/);
+      await page.fill('#layer-heads', '2');
+      await page.dispatchEvent('#layer-heads', 'change');
+      await page.selectOption('#layer-kind', 'diff_v2');
+      await message(/^step-03200\.safetensors: .*layers\.2\.attn\./);
+      await page.selectOption('#layer-kind', 'diff_v1');
+      await message(/^Opened layers\.2\.attn/);
+      // An uploaded x: 10 tokens; one of the wrong width is refused by name.
+      await page.setInputFiles('#layer-x', xFile(10, 64));
+      await message(/on x from x\.safetensors\./);
+      await page.waitForFunction(() => document.querySelector('#layer-diff canvas.map')?.width === 10);
+      await page.setInputFiles('#layer-x', xFile(10, 32, 'narrow.safetensors'));
+      await message(/^narrow\.safetensors: `x` is 32 wide but the layer takes 64$/);
+      await page.fill('#layer-tokens', '48');
+      await page.dispatchEvent('#layer-tokens', 'change');
+      await message(/on a random x of 48 tokens/);
+      await page.locator('#layer-a2').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: artifact(`layer-view-${mode}.png`) });
+      assert.deepEqual(b.errors, [], 'no console errors');
+    } finally {
+      await b.stop();
+    }
+  });
+}

@@ -250,7 +250,10 @@ pub fn Heatmap(
         <figure class="panel" id=id>
             <h3>{title}</h3>
             {(!explain.is_empty()).then(|| view! { <p class="explain">{explain}</p> })}
-            <div class="axis-note">{move || format!("key j → (0 … {}); ticks mark {}", n.get().saturating_sub(1), ticks_mark.map_or("the signal keys".to_string(), |t| t.get()))}</div>
+            <div class="axis-note">{move || match signal_keys.with(Vec::is_empty) {
+                true => format!("key j → (0 … {})", n.get().saturating_sub(1)),
+                false => format!("key j → (0 … {}); ticks mark {}", n.get().saturating_sub(1), ticks_mark.map_or("the signal keys".to_string(), |t| t.get())),
+            }}</div>
             <div class="map-frame" class:labelled=labelled>
             <div class="above">
                 <canvas node_ref=ticks class="ticks" style="width:100%;height:8px;display:block" aria-hidden="true"></canvas>

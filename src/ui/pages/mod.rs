@@ -8,6 +8,7 @@ mod lesson_figures;
 mod lesson_models;
 pub mod lesson;
 mod lambda_panel;
+mod layer_view;
 pub mod model;
 mod own_model;
 mod single;

@@ -14,12 +14,12 @@ pub struct OwnModel {
     pub label: String,
 }
 
-async fn bytes_of(file: &web_sys::File) -> Result<Vec<u8>, String> {
+pub(super) async fn bytes_of(file: &web_sys::File) -> Result<Vec<u8>, String> {
     let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await.map_err(|_| format!("{} could not be read", file.name()))?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
-fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
+pub(super) fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
     list.map(|l| (0..l.length()).filter_map(|i| l.get(i)).collect()).unwrap_or_default()
 }
 

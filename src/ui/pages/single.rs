@@ -8,6 +8,7 @@ use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::components::notice::StateNotes;
 use super::explorer::{cell_text, kind_title, EditablePrompt, Library, PromptEditor, Status, StatusLine};
 use super::model::ModelControls;
+use super::layer_view::LayerView;
 use super::own_model::{OwnModel, OwnModelPanel};
 use crate::engine::columns::plan_columns;
 use crate::engine::model::{render, word, ColumnRun, Explained, LambdaTrace, RowSummary};
@@ -128,6 +129,7 @@ pub fn SingleView(backend: RwSignal<Backend>, state: RwSignal<ModelState>, notes
     view! {
         <ModelControls state checkpoint_label shape=view_state.shape() single=true backend own />
         <OwnModelPanel library own />
+        <LayerView />
         <StatusLine status attempt />
         <PromptView state current />
         <p class="axis-note where" id="where-single">{move || computed_on.get().map(|p| p.sentence())}</p>
