@@ -56,7 +56,7 @@ const PAGES = {
 // What shows that each page has drawn its content.
 const READY = {
   lab: () => !!document.querySelector('#map-diff canvas.map') && document.querySelector('#snr-standard')?.dataset.value !== undefined,
-  model: () => /^(Computed on|Could not)/.test(document.querySelector('#model-status')?.textContent || '') && !!document.querySelector('canvas.map'),
+  model: () => /^(Computed|Could not)/.test(document.querySelector('#model-status')?.textContent || '') && !!document.querySelector('canvas.map'),
   arch: () => !!document.querySelector('#arch-table td'),
   learn: () => !!document.querySelector('#figure-facts')?.textContent.trim() || /^Could not/.test(document.querySelector('#model-status')?.textContent || ''),
 };
