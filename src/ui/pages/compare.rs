@@ -188,6 +188,9 @@ pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
         Some(maps.flat_map(|m| m.a1.iter().chain(m.a2.iter().flatten())).fold(0.0f32, |a, b| a.max(*b)))
     });
     let shape = Memo::new(move |_| columns.with(|c| c.as_ref().map(|c| (c.runs[0].output.layers.len(), 1))).unwrap_or((3, 1)));
+    // A memo: a λ step reruns one model on the same prompt, and the prompt's word
+    // buttons are not rebuilt for it.
+    let prompt = Memo::new(move |_| columns.with(|c| c.as_ref().map(|c| c.runs[0].prompt.clone())));
     let checkpoint_label = Signal::derive(move || {
         let i = ckpt.get();
         ready.track();
@@ -200,8 +203,8 @@ pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
     view! {
         <ModelControls state checkpoint_label shape single=false backend />
         <StatusLine status attempt />
-        <EditablePrompt state id="prompt" prompt=Signal::derive(move || columns.with(|c| c.as_ref().map(|c| c.runs[0].prompt.clone()))) />
-        <PromptEditor state shown=Signal::derive(move || columns.with(|c| c.as_ref().map(|c| render(&c.runs[0].prompt.tokens)))) />
+        <EditablePrompt state id="prompt" prompt=prompt />
+        <PromptEditor state shown=Signal::derive(move || prompt.with(|p| p.as_ref().map(|p| render(&p.tokens)))) />
         <p class="explain">"Each column runs the same prompt. The large map is the one that multiplies the values: A1 − λ·A2 for the DIFF models, the softmax map A for the baseline; red adds, blue subtracts, and the three share one colour scale (as do the small A1 and A2 maps). Click a thumbnail in a model's grid to show another head; by default each column shows the head of the chosen layer with the most net weight on the asked needle."</p>
         <div class="compare" id="compare">
             {AttentionKind::ALL.map(|kind| view! { <Column kind state columns shown vmax /> }).into_iter().collect_view()}
@@ -233,8 +236,8 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
     });
     let n = Memo::new(move |_| run().map_or(1, |x| x.prompt.tokens.len()));
     let span = Memo::new(move |_| run().map(|x| x.prompt.answer_spans[0].clone().collect::<Vec<_>>()).unwrap_or_default());
-    let marked = Signal::derive(move || run().map(|x| x.answer_row()));
-    let ticks = Signal::derive(move || run().map(|x| x.needle_words()).unwrap_or_default());
+    let marked = Memo::new(move |_| run().map(|x| x.answer_row()));
+    let ticks = Memo::new(move |_| run().map(|x| x.needle_words()).unwrap_or_default());
     let labels = Memo::new(move |_| run().map(|x| x.axis_labels()).unwrap_or_default());
     let hover = RwSignal::new(None::<Hover>);
     let tooltip = move || {
@@ -284,29 +287,18 @@ fn Predictions(mine: Memo<Option<RunRef>>) -> impl IntoView {
 }
 
 /// Every layer × head of one model as thumbnails of the map that multiplies V, each
-/// with its net weight on the asked needle; a click shows that head in the column.
+/// with its net weight on the asked needle; a click shows that head in the column. The
+/// buttons stay while the model's shape does: a rerun repaints their canvases and
+/// numbers instead of rebuilding them (a λ drag reruns one model many times a second).
 #[component]
 fn HeadGrid(kind: AttentionKind, state: RwSignal<ModelState>, mine: Memo<Option<RunRef>>, here: Memo<Option<(usize, usize, bool)>>) -> impl IntoView {
     let col = column_of(kind);
+    let dims = Memo::new(move |_| mine.get().map(|r| r.0.output.layers.iter().map(|l| l.maps.len()).collect::<Vec<_>>()).unwrap_or_default());
     let grid = move || {
-        let x = mine.get()?.0;
-        Some(x.output.layers.iter().enumerate().map(|(l, layer)| {
-            let best = x.net.best_head(l);
-            let thumbs = layer.maps.iter().enumerate().map(|(h, m)| {
-                let net = x.net.0[l][h];
-                let vmax = m.combined().iter().fold(0.0f32, |a, b| a.max(b.abs()));
-                let map = PooledMap { r: m.a1.nrows(), values: Arc::new(m.combined().iter().copied().collect()), scale: Scale { diverging: true, vmax, contrast: Contrast::Sqrt } };
-                let label = format!("Layer {l}, head {h}: net weight {} on the asked needle{}", signed(net.answer), if h == best { ", the most in this layer" } else { "" });
-                view! {
-                    <button class="thumb" class:best=h == best aria-pressed=move || (here.get().map(|(sl, sh, _)| (sl, sh)) == Some((l, h))).to_string() aria-label=label
-                        on:click=move |_| state.update(|s| { s.layer = l; s.picks[col] = Some(h); })>
-                        <Thumbnail map />
-                        <span>{signed(net.answer)}</span>
-                    </button>
-                }
-            }).collect_view();
+        dims.get().into_iter().enumerate().map(|(l, heads)| {
+            let thumbs = (0..heads).map(|h| view! { <GridThumb l h col state mine here /> }).collect_view();
             view! { <div class="grid-row"><span class="grid-label">{format!("layer {l}")}</span>{thumbs}</div> }
-        }).collect_view())
+        }).collect_view()
     };
     let picked = move || state.with(|s| s.picks[col].is_some());
     view! {
@@ -320,12 +312,34 @@ fn HeadGrid(kind: AttentionKind, state: RwSignal<ModelState>, mine: Memo<Option<
     }
 }
 
+/// One head of the grid: its thumbnail, its net weight, whether it is the layer's best.
 #[component]
-fn Thumbnail(map: PooledMap) -> impl IntoView {
+fn GridThumb(l: usize, h: usize, col: usize, state: RwSignal<ModelState>, mine: Memo<Option<RunRef>>, here: Memo<Option<(usize, usize, bool)>>) -> impl IntoView {
+    let facts = Memo::new(move |_| mine.get().and_then(|r| Some((r.0.net.0.get(l)?.get(h)?.answer, r.0.net.best_head(l) == h))));
+    let map = Memo::new(move |_| {
+        let x = mine.get()?.0;
+        let m = x.output.layers.get(l)?.maps.get(h)?;
+        let vmax = m.combined().iter().fold(0.0f32, |a, b| a.max(b.abs()));
+        Some(PooledMap { r: m.a1.nrows(), values: Arc::new(m.combined().iter().copied().collect()), scale: Scale { diverging: true, vmax, contrast: Contrast::Sqrt } })
+    });
+    let net = move || facts.get().map(|f| signed(f.0)).unwrap_or_default();
+    let best = move || facts.get().is_some_and(|f| f.1);
+    let label = move || format!("Layer {l}, head {h}: net weight {} on the asked needle{}", net(), if best() { ", the most in this layer" } else { "" });
+    view! {
+        <button class="thumb" class:best=best aria-pressed=move || (here.get().map(|(sl, sh, _)| (sl, sh)) == Some((l, h))).to_string() aria-label=label
+            on:click=move |_| state.update(|s| { s.layer = l; s.picks[col] = Some(h); })>
+            <Thumbnail map />
+            <span>{net}</span>
+        </button>
+    }
+}
+
+#[component]
+fn Thumbnail(map: Memo<Option<PooledMap>>) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
     Effect::new(move |_| {
-        if let Some(c) = canvas.get() {
-            paint(&c, &map);
+        if let (Some(c), Some(m)) = (canvas.get(), map.get()) {
+            paint(&c, &m);
         }
     });
     view! { <canvas node_ref=canvas aria-hidden="true"></canvas> }
