@@ -11,5 +11,6 @@ cargo run --release --locked --example bench_attention
 node tests/e2e/bench.mjs cpu
 node tests/e2e/bench-compare.mjs cpu
 node tests/e2e/bench-compare.mjs gpu
+node tests/e2e/bench-compare.mjs gpu gpu
 node tests/e2e/bench-lesson.mjs cpu
 node tests/e2e/bench-lesson.mjs gpu

@@ -1,14 +1,16 @@
 // The compare view's benchmarks (README, "Performance"): a prompt change to all three
 // columns painted, one λ step of DIFF V1 to its column painted, and "Run 100 prompts"
 // × 3 models at 4× the training length with the longest main-thread task.
-// Usage: node tests/e2e/bench-compare.mjs [cpu|gpu]   (after a release build in dist/)
+// Usage: node tests/e2e/bench-compare.mjs [cpu|gpu] [auto|gpu|cpu]   (after a release build
+// in dist/; the second word is the explorer's "Where the models run", `on=` in the link)
 import fs from 'node:fs';
 import { start, artifact } from './harness.mjs';
 
 const mode = process.argv[2] || 'cpu';
 const b = await start(mode);
 const median = (v) => { const s = [...v].sort((a, c) => a - c); return s[s.length >> 1]; };
-const page = await b.open('#/model?view=compare&seed=1');
+const on = process.argv[3] || 'auto';
+const page = await b.open(`#/model?view=compare&seed=1&on=${on}`);
 await page.waitForFunction(() => document.querySelectorAll('.predictions li').length === 3, null, { timeout: 60_000 });
 /**
  * Acts as a person does, the way the lab's drag benchmark does (tests/e2e/lab.test.mjs):
@@ -42,7 +44,7 @@ for (let k = 0; k < 9; k++) prompt.push(await timed({ click: '#new-prompt' }));
 await page.click('#lambda-panel-diff_v1 summary');
 const lambda = [];
 for (let k = 0; k < 15; k++) lambda.push(await timed({ id: 'v1-lambda-1', value: String(-1 + k * 0.2) }));
-await page.goto(page.url().replace(/#.*/, '#/model?view=compare&n=4&r=1&ctx=256&seed=3'));
+await page.goto(page.url().replace(/#.*/, `#/model?view=compare&n=4&r=1&ctx=256&seed=3&on=${on}`));
 await page.waitForFunction(() => document.querySelectorAll('.predictions li').length === 3, null, { timeout: 60_000 });
 const run = await page.evaluate(async () => {
   let longest = 0;
@@ -55,11 +57,12 @@ const run = await page.evaluate(async () => {
 await b.stop();
 const summary = {
   mode,
+  on,
   prompt_change_painted_ms: median(prompt.map((x) => x.painted)),
   prompt_change_compute_ms: median(prompt.map((x) => x.compute)),
   lambda_step_painted_ms: median(lambda.map((x) => x.painted)),
   lambda_step_compute_ms: median(lambda.map((x) => x.compute)),
   run_100_prompts_ctx256: run,
 };
-fs.writeFileSync(artifact(`bench-compare-${mode}.json`), JSON.stringify(summary, null, 2));
+fs.writeFileSync(artifact(`bench-compare-${mode}-${on}.json`), JSON.stringify(summary, null, 2));
 console.log(JSON.stringify(summary, null, 2));
