@@ -4,6 +4,7 @@
 //! either. The page says the decision's sentence under every number it computed.
 
 pub use crate::state::model_state::ComputeOn;
+use crate::state::model_state::ModelState;
 
 /// The page's WebGPU adapter as the decision needs it.
 #[derive(Clone, Copy, Debug)]
@@ -32,6 +33,12 @@ impl Placement {
             (ComputeOn::Auto, Some(a)) if a.software => cpu(format!("the WebGPU adapter ({}) is a software renderer, slower here than the CPU core; choose WebGPU to use it anyway", a.name)),
             (_, Some(a)) => Placement::Gpu { adapter: a.name.to_string() },
         }
+    }
+
+    /// The decision for an explorer state, the adapter as the page holds it (its name,
+    /// and whether it is a software renderer).
+    pub fn for_state(state: &ModelState, adapter: Option<&(String, bool)>) -> Self {
+        Self::decide(state.on, adapter.map(|(name, software)| Adapter { name, software: *software }), state.bits)
     }
 
     pub fn on_gpu(&self) -> bool {
@@ -82,9 +89,14 @@ mod tests {
         assert_eq!(Placement::decide(ComputeOn::Cpu, HW, None), Placement::Cpu { why: "you chose the CPU core".into() });
         for choice in ComputeOn::ALL {
             assert!(!Placement::decide(choice, None, None).on_gpu(), "{choice:?} without WebGPU");
+        }
+        for choice in [ComputeOn::Auto, ComputeOn::Gpu] {
             let q = Placement::decide(choice, HW, Some(4));
             assert!(!q.on_gpu() && q.sentence().contains("4-bit attention logits are computed on the CPU core only"), "{q:?}");
         }
         assert!(Placement::fell_back("device lost").sentence().contains("WebGPU failed (device lost)"));
+        let hw = ("nvidia hopper".to_string(), false);
+        assert!(Placement::for_state(&ModelState::default(), Some(&hw)).on_gpu(), "a fresh visit on a hardware GPU runs there");
+        assert!(!Placement::for_state(&ModelState { bits: Some(8), ..ModelState::default() }, Some(&hw)).on_gpu());
     }
 }

@@ -12,7 +12,7 @@ use super::explorer::{cell_text, kind_title, signed, EditablePrompt, Library, Pr
 use super::model::ModelControls;
 use crate::engine::columns::{plan_columns, ColumnJob};
 use crate::engine::model::{render, lambda_sentence, learnt_lambdas, word, ColumnRun, Explained, Model};
-use crate::engine::placement::{Adapter, Placement};
+use crate::engine::placement::Placement;
 use crate::state::model_state::{column_of, AttentionKind, ModelState};
 use crate::ui::now_ms;
 use crate::viz::colormap::{Contrast, Scale};
@@ -95,7 +95,7 @@ fn compare_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
         let (Some(c), _, adapter) = (ready.get(), key.get(), adapter.get()) else { return };
         let Some(models) = AttentionKind::ALL.iter().map(|k| library.model(&(k.slug().to_string(), c))).collect::<Option<Vec<_>>>() else { return };
         let s = state.get_untracked();
-        let place = Placement::decide(s.on, adapter.as_ref().map(|(name, software)| Adapter { name, software: *software }), s.bits);
+        let place = Placement::for_state(&s, adapter.as_ref());
         // A new checkpoint's models share nothing with the previous runs.
         let previous = columns.with_untracked(|prev| prev.as_ref().filter(|p| p.checkpoint == c).map(|p| p.cache.clone())).unwrap_or_default();
         let refs: Vec<&Model> = models.iter().map(|m| m.as_ref()).collect();
@@ -148,6 +148,7 @@ impl Finish {
         let learnt = models.iter().map(|m| learnt_lambdas(m)).collect();
         let fresh: Vec<&ColumnRun> = cache.iter().enumerate().filter(|(i, r)| previous.get(*i).is_none_or(|p| !Arc::ptr_eq(&p.explained, &r.explained))).map(|(_, r)| r).collect();
         let mut places: Vec<&str> = fresh.iter().map(|r| r.computed_on.short()).collect();
+        places.sort_unstable();
         places.dedup();
         let reran_on = places.join(" and ");
         let version = self.columns.with_untracked(|c| c.as_ref().map_or(0, |c| c.version + 1));

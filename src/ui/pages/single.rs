@@ -12,7 +12,7 @@ use super::layer_view::LayerView;
 use super::own_model::{OwnModel, OwnModelPanel};
 use crate::engine::columns::plan_columns;
 use crate::engine::model::{render, word, ColumnRun, Explained, LambdaTrace, RowSummary};
-use crate::engine::placement::{Adapter, Placement};
+use crate::engine::placement::Placement;
 use crate::engine::model_session::{compare_on_gpu, GpuComparison, ModelKey};
 use crate::state::model_state::{AttentionKind, ModelState};
 use crate::ui::now_ms;
@@ -85,7 +85,7 @@ fn explain_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
         let (Some(key), _, adapter) = (loaded.get(), prompt_key.get(), adapter.get()) else { return };
         let Some(model) = library.model(&key) else { return };
         let s = state.get_untracked();
-        let place = Placement::decide(s.on, adapter.as_ref().map(|(name, software)| Adapter { name, software: *software }), s.bits);
+        let place = Placement::for_state(&s, adapter.as_ref());
         let (prompt, mut jobs) = plan_columns(&[&model], &s, &[], &[place]);
         let Some(job) = jobs.pop() else { return };
         latest.update_value(|v| *v += 1);
