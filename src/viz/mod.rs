@@ -4,3 +4,4 @@
 pub mod colormap;
 pub mod labels;
 pub mod pooling;
+pub mod ticks;

@@ -15,8 +15,8 @@ const BASE_FLAGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disab
 const GPU_FLAGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=swiftshader'];
 
 /** Starts the server and a browser; `mode` is 'gpu' or 'cpu'; `phone`: a 390 × 844 touch
- * screen at twice the pixel density. */
-export async function start(mode, { phone = false } = {}) {
+ * screen at twice the pixel density; `density`: a desktop screen's devicePixelRatio. */
+export async function start(mode, { phone = false, density = 1 } = {}) {
   // DIFFLENS_DIST serves another build (e.g. an older commit's, to see a test fail there).
   const dist = process.env.DIFFLENS_DIST || path.join(ROOT, 'dist');
   if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error('dist/ is missing: build with scripts/test.sh');
@@ -27,7 +27,7 @@ export async function start(mode, { phone = false } = {}) {
     headless: true,
     args: [...BASE_FLAGS, ...(mode === 'gpu' ? GPU_FLAGS : [])],
     viewport: phone ? { width: 390, height: 844 } : { width: 1400, height: 1000 },
-    ...(phone ? { hasTouch: true, isMobile: true, deviceScaleFactor: 2 } : {}),
+    ...(phone ? { hasTouch: true, isMobile: true, deviceScaleFactor: 2 } : { deviceScaleFactor: density }),
   });
   const errors = [];
   const open = async (hash = '#/lab') => {

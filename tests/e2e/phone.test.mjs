@@ -3,19 +3,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, artifact, pixels, pixelsChange } from './harness.mjs';
+import { chartsAreCrisp, colourBarsAreTicked } from './figures.mjs';
 
+// Each page, when it is ready, and which of its figures to read back (charts, colour bars).
 const PAGES = [
-  ['#/learn?step=4', () => document.querySelector('#figure-facts')?.textContent.trim()],
-  ['#/lab?n=256', () => document.querySelector('#snr-diff')?.dataset.value],
-  ['#/model?view=compare', () => document.querySelectorAll('.predictions li').length === 3],
-  ['#/arch', () => !!document.querySelector('#arch-table td')],
+  ['#/learn?step=4', () => document.querySelector('#figure-facts')?.textContent.trim(), []],
+  ['#/lab?n=256', () => document.querySelector('#snr-diff')?.dataset.value && document.querySelector('#chart-lambda')?.dataset.drawn === 'true', ['charts', 'bars']],
+  ['#/model?view=compare', () => document.querySelectorAll('.predictions li').length === 3, ['bars']],
+  ['#/arch', () => !!document.querySelector('#arch-table td'), []],
 ];
 
 for (const mode of ['gpu', 'cpu']) {
   test(`a phone with touch in ${mode} mode`, async () => {
     const b = await start(mode, { phone: true });
     try {
-      for (const [hash, ready] of PAGES) {
+      for (const [hash, ready, figures] of PAGES) {
         const page = await b.open(hash);
         await page.waitForFunction(ready, null, { timeout: 30_000 });
         const overflow = await page.evaluate(() => document.scrollingElement.scrollWidth - window.innerWidth);
@@ -24,6 +26,9 @@ for (const mode of ['gpu', 'cpu']) {
         for (const [id, h] of sliders) assert.ok(h >= 44, `${hash}: slider ${id} is ${h} px tall, under a finger's 44 px`);
         const lefts = await page.evaluate(() => [...document.querySelectorAll('.controls > .control')].filter((el) => el.getClientRects().length).map((el) => Math.round(el.getBoundingClientRect().left)));
         assert.ok(new Set(lefts).size <= 1, `${hash}: the controls stack in one column (${lefts})`);
+        // At twice the density: charts drawn at 2 × their box with 12 px text, colour bars marked.
+        if (figures.includes('charts')) assert.ok((await chartsAreCrisp(page, hash)).every((c) => c.dpr === 2));
+        if (figures.includes('bars')) await colourBarsAreTicked(page, hash);
         await page.close();
       }
       // A tap on a map reads its cell, as a hover does; a drag moves λ and repaints.

@@ -1,5 +1,8 @@
-//! Line charts drawn with plotters on a canvas. Log axes are drawn as log10 on a linear
-//! axis with labels written back as powers, so one code path serves every chart.
+//! Line charts drawn with plotters on a canvas, at the size the page gives the canvas
+//! times the screen's pixel density. Log axes are drawn as log10 on a linear axis, so one
+//! code path serves every chart; ticks (round values, decades) come from `viz::ticks` and
+//! are drawn by hand, since plotters' own pick neither round log ticks nor tidy labels.
+//! The legend is HTML under the canvas, where it can never cover a curve or a label.
 //!
 //! What moves with a slider (the current λ, the differential weights) goes on an
 //! overlay canvas drawn with a few raw 2D calls in the chart's coordinates: plotters
@@ -9,10 +12,15 @@
 use leptos::html;
 use leptos::prelude::*;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters_canvas::CanvasBackend;
+use crate::viz::ticks;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
+    /// Drawn dashed, and so in the legend (a curve that lies on another, e.g. the
+    /// expected value under the sampled one, stays visible as a different line).
+    pub dashed: bool,
     pub name: String,
     pub color: (u8, u8, u8),
     pub points: Vec<(f64, f64)>,
@@ -59,6 +67,12 @@ pub struct Frame {
     y: (f64, f64),
     top: f64,
     bottom: f64,
+    left: f64,
+    right: f64,
+    /// Canvas px per CSS px.
+    dpr: f64,
+    /// Rows of static marker labels at the top of the plot (the overlay's go below them).
+    label_rows: usize,
 }
 
 impl Frame {
@@ -85,40 +99,114 @@ fn axis(v: f64, log: bool) -> Option<f64> {
     }
 }
 
-fn label(v: f64, log: bool) -> String {
-    let x = if log { 10f64.powf(v) } else { v };
-    let a = x.abs();
-    if a < 1e-9 {
-        return "0".into();
-    }
-    if a >= 10_000.0 {
-        return format!("{:.0}k", x / 1000.0);
-    }
-    // A log axis's ticks are evenly spaced powers (10^0.60, 10^0.65, …): two significant
-    // digits keep neighbours apart ("4.0, 4.5", not "4, 4").
-    match (log, a) {
-        (true, a) if a >= 10.0 => format!("{x:.0}"),
-        (false, a) if a >= 10.0 && (x - x.round()).abs() < 1e-6 => format!("{x:.0}"),
-        (false, a) if a >= 10.0 => format!("{x:.1}"),
-        (true, a) if a >= 1.0 => format!("{x:.1}"),
-        (true, a) if a >= 0.1 => format!("{x:.2}"),
-        (true, a) if a >= 0.01 => format!("{x:.3}"),
-        (true, _) => format!("{x:.1e}"),
-        (false, a) if a >= 1.0 => format!("{x:.1}"),
-        (false, a) if a >= 0.01 => format!("{x:.2}"),
-        (false, _) => format!("{x:.0e}"),
-    }
-}
-
 /// In presenter mode (`present=1`) lines and text are drawn heavier, for a projector.
 fn presenting() -> bool {
     web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()).is_some_and(|b| b.class_list().contains("present"))
 }
 
-/// Draws the static chart; returns its frame (`None` when there was nothing to draw).
-pub fn draw(canvas: web_sys::HtmlCanvasElement, spec: &ChartSpec) -> Result<Option<Frame>, String> {
+/// Line width and text sizes in CSS px: tick labels, marker labels and axis titles at
+/// `small`, the chart's title at `caption`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Pens {
+    line: f64,
+    caption: f64,
+    small: f64,
+}
+
+fn pens() -> Pens {
+    if presenting() { Pens { line: 4.0, caption: 22.0, small: 17.0 } } else { Pens { line: 2.0, caption: 16.0, small: 13.0 } }
+}
+
+/// How big a chart is on screen (CSS px) and at what pixel density it is drawn: the
+/// canvas holds `css × dpr` pixels, so its text is as sharp and as large on a phone at
+/// devicePixelRatio 3 as on a desktop monitor.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fit {
+    css_w: f64,
+    css_h: f64,
+    dpr: f64,
+}
+
+impl Fit {
+    /// The canvas's laid-out width (560 px while it is not laid out, e.g. in a closed
+    /// panel) and a height that keeps a chart legible on a narrow phone.
+    fn measure(canvas: &web_sys::HtmlCanvasElement) -> Fit {
+        let w = canvas.get_bounding_client_rect().width();
+        let css_w = if w >= 1.0 { w } else { 560.0 };
+        let dpr = web_sys::window().map(|w| w.device_pixel_ratio()).filter(|d| d.is_finite() && *d > 0.0).unwrap_or(1.0).clamp(1.0, 3.0);
+        Fit { css_w, css_h: (css_w * 0.6).clamp(240.0, 340.0), dpr }
+    }
+
+    /// Gives `canvas` this fit's pixels (only when they differ: resizing clears it).
+    fn apply(&self, canvas: &web_sys::HtmlCanvasElement) {
+        let (w, h) = ((self.css_w * self.dpr).round() as u32, (self.css_h * self.dpr).round() as u32);
+        if canvas.width() != w || canvas.height() != h {
+            canvas.set_width(w);
+            canvas.set_height(h);
+        }
+    }
+
+    /// CSS px → canvas px.
+    fn px(&self, v: f64) -> i32 {
+        (v * self.dpr).round() as i32
+    }
+
+}
+
+const LABEL_INK: RGBColor = RGBColor(61, 68, 82);
+const GRID_INK: RGBColor = RGBColor(228, 231, 238);
+
+fn font(size_css: f64, fit: &Fit) -> FontDesc<'static> {
+    ("sans-serif", size_css * fit.dpr).into_font()
+}
+
+/// Width in canvas px of `text` at `size_css` (the 2D context's own measure: plotters'
+/// lays out a hidden element per call).
+fn text_width(canvas: &web_sys::HtmlCanvasElement, text: &str, size_css: f64, fit: &Fit) -> f64 {
+    super::canvas::context_2d(canvas)
+        .and_then(|ctx| {
+            ctx.set_font(&format!("{}px sans-serif", size_css * fit.dpr));
+            ctx.measure_text(text).ok()
+        })
+        .map_or(text.chars().count() as f64 * size_css * fit.dpr * 0.6, |m| m.width())
+}
+
+/// Where a marker's label goes: beside its line, on the left of it when the right has
+/// no room, on the first row (from the top of the plot) where it overlaps no other label.
+struct LabelRows {
+    rows: Vec<Vec<(f64, f64)>>,
+    gap: f64,
+}
+
+impl LabelRows {
+    fn place(&mut self, x: f64, width: f64, (left, right): (f64, f64)) -> (f64, usize) {
+        let start = if x + self.gap + width > right { (x - self.gap - width).max(left) } else { x + self.gap };
+        let span = (start - self.gap, start + width + self.gap);
+        let free = |row: &Vec<(f64, f64)>| row.iter().all(|(a, b)| span.1 <= *a || span.0 >= *b);
+        let row = self.rows.iter().position(free).unwrap_or(self.rows.len());
+        if row == self.rows.len() {
+            self.rows.push(vec![]);
+        }
+        self.rows[row].push(span);
+        (start, row)
+    }
+}
+
+/// What a drawn chart shows along its axes, as written (for the page's tests and for
+/// screen readers' users, who get them in the canvas's data attributes).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AxisTicks {
+    pub x: Vec<String>,
+    pub y: Vec<String>,
+}
+
+/// Draws the static chart at `fit`; returns its frame and ticks (`None` when there was
+/// nothing to draw).
+pub fn draw(canvas: web_sys::HtmlCanvasElement, spec: &ChartSpec, fit: &Fit) -> Result<Option<(Frame, AxisTicks)>, String> {
     let e = |e: DrawingAreaErrorKind<_>| e.to_string();
-    let (line, caption, small) = if presenting() { (4, 22, 17) } else { (2, 15, 12) };
+    let p = pens();
+    let px = |v: f64| fit.px(v);
+    let measure = canvas.clone();
     let root = CanvasBackend::with_canvas_object(canvas).ok_or("no 2D canvas context")?.into_drawing_area();
     root.fill(&WHITE).map_err(e)?;
     let map = |(x, y): (f64, f64)| Some((axis(x, spec.x_log)?, axis(y, spec.y_log)?));
@@ -134,47 +222,98 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, spec: &ChartSpec) -> Result<Opti
     };
     let xr = range(all.iter().map(|p| p.0).collect());
     let yr = range(all.iter().map(|p| p.1).collect());
+    // A long title shrinks (down to the label size) rather than run off a phone's chart.
+    let room = fit.css_w * fit.dpr - 2.0 * px(8.0) as f64;
+    let caption = (0..).map(|k| p.caption - k as f64).find(|c| *c <= p.small || text_width(&measure, &spec.title, *c, fit) <= room).unwrap_or(p.small);
     let mut chart = ChartBuilder::on(&root)
-        .caption(&spec.title, ("sans-serif", caption))
-        .margin(8)
-        .x_label_area_size(34)
-        .y_label_area_size(64)
+        .caption(&spec.title, font(caption, fit))
+        .margin(px(10.0))
+        .x_label_area_size(px(p.small * 3.2))
+        .y_label_area_size(px(p.small * 5.0))
         .build_cartesian_2d(xr.clone(), yr.clone())
         .map_err(e)?;
     let frame = {
         let (p0, p1) = (chart.backend_coord(&(xr.start, yr.start)), chart.backend_coord(&(xr.end, yr.end)));
         let slope = |a: i32, b: i32, lo: f64, hi: f64| (b - a) as f64 / (hi - lo);
         let (sx, sy) = (slope(p0.0, p1.0, xr.start, xr.end), slope(p0.1, p1.1, yr.start, yr.end));
-        Frame { x_log: spec.x_log, y_log: spec.y_log, x: (sx, p0.0 as f64 - sx * xr.start), y: (sy, p0.1 as f64 - sy * yr.start), top: p1.1 as f64, bottom: p0.1 as f64 }
-    };
-    let (xl, yl) = (spec.x_log, spec.y_log);
-    let (xf, yf) = (|v: &f64| label(*v, xl), |v: &f64| label(*v, yl));
-    let mut mesh = chart.configure_mesh();
-    mesh.x_desc(&spec.x_label).y_desc(&spec.y_label).x_label_formatter(&xf).y_label_formatter(&yf).light_line_style(RGBColor(235, 237, 242));
-    if line > 2 {
-        mesh.label_style(("sans-serif", small)).axis_desc_style(("sans-serif", small));
-    }
-    mesh.draw().map_err(e)?;
-    for s in &spec.series {
-        let color = rgb(s.color);
-        chart
-            .draw_series(LineSeries::new(s.points.iter().copied().filter_map(map), color.stroke_width(line)))
-            .map_err(e)?
-            .label(s.name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(line)));
-    }
-    chart.draw_series(spec.dots.iter().copied().filter_map(map).map(|p| Circle::new(p, 4, rgb(RED).filled()))).map_err(e)?;
-    for m in &spec.markers {
-        if let Some(x) = axis(m.x, spec.x_log) {
-            let color = rgb(m.color);
-            chart.draw_series(LineSeries::new(vec![(x, yr.start), (x, yr.end)], color.stroke_width(1))).map_err(e)?;
-            chart.draw_series(std::iter::once(Text::new(m.label.clone(), (x, yr.end), ("sans-serif", small).into_font().color(&color)))).map_err(e)?;
+        Frame {
+            x_log: spec.x_log,
+            y_log: spec.y_log,
+            x: (sx, p0.0 as f64 - sx * xr.start),
+            y: (sy, p0.1 as f64 - sy * yr.start),
+            top: p1.1 as f64,
+            bottom: p0.1 as f64,
+            left: p0.0 as f64,
+            right: p1.0 as f64,
+            dpr: fit.dpr,
+            label_rows: 0,
         }
+    };
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_labels(0)
+        .y_labels(0)
+        .x_desc(&spec.x_label)
+        .y_desc(&spec.y_label)
+        .axis_desc_style(font(p.small, fit).color(&LABEL_INK))
+        .axis_style(RGBColor(140, 146, 160).stroke_width(px(1.0).max(1) as u32))
+        .draw()
+        .map_err(e)?;
+    let tick = |log: bool, range: &std::ops::Range<f64>, count: usize| if log { ticks::log(range.start, range.end, count) } else { ticks::linear(range.start, range.end, count) };
+    // As many ticks as leave a clear gap between neighbouring labels.
+    let fits = |t: &[ticks::Tick], room: &dyn Fn(&ticks::Tick) -> f64, at: &dyn Fn(f64) -> f64| {
+        t.windows(2).all(|w| (at(w[1].at) - at(w[0].at)).abs() >= (room(&w[0]) + room(&w[1])) / 2.0 + px(p.small) as f64)
+    };
+    let most = |log: bool, range: &std::ops::Range<f64>, room: &dyn Fn(&ticks::Tick) -> f64, at: &dyn Fn(f64) -> f64| {
+        (2..=10).rev().map(|count| tick(log, range, count)).find(|t| fits(t, room, at)).unwrap_or_else(|| tick(log, range, 2))
+    };
+    let x_ticks = most(spec.x_log, &xr, &|t| text_width(&measure, &t.label, p.small, fit), &|v| frame.x.0 * v + frame.x.1);
+    let y_ticks = most(spec.y_log, &yr, &|_| px(p.small) as f64, &|v| frame.y.0 * v + frame.y.1);
+    let grid = GRID_INK.stroke_width(px(1.0).max(1) as u32);
+    for t in &x_ticks {
+        chart.draw_series(std::iter::once(PathElement::new(vec![(t.at, yr.start), (t.at, yr.end)], grid))).map_err(e)?;
     }
-    if spec.series.len() > 1 {
-        chart.configure_series_labels().position(SeriesLabelPosition::UpperRight).background_style(WHITE.mix(0.85)).border_style(RGBColor(200, 200, 200)).draw().map_err(e)?;
+    for t in &y_ticks {
+        chart.draw_series(std::iter::once(PathElement::new(vec![(xr.start, t.at), (xr.end, t.at)], grid))).map_err(e)?;
     }
-    root.present().map_err(e).map(|_| Some(frame))
+    let label_style = font(p.small, fit).color(&LABEL_INK);
+    for t in &x_ticks {
+        let (x, y) = chart.backend_coord(&(t.at, yr.start));
+        root.draw(&PathElement::new(vec![(x, y), (x, y + px(4.0))], LABEL_INK.stroke_width(px(1.0).max(1) as u32))).map_err(e)?;
+        root.draw(&Text::new(t.label.clone(), (x, y + px(6.0)), label_style.pos(Pos::new(HPos::Center, VPos::Top)))).map_err(e)?;
+    }
+    for t in &y_ticks {
+        let (x, y) = chart.backend_coord(&(xr.start, t.at));
+        root.draw(&PathElement::new(vec![(x - px(4.0), y), (x, y)], LABEL_INK.stroke_width(px(1.0).max(1) as u32))).map_err(e)?;
+        root.draw(&Text::new(t.label.clone(), (x - px(6.0), y), label_style.pos(Pos::new(HPos::Right, VPos::Center)))).map_err(e)?;
+    }
+    let line = px(p.line).max(1) as u32;
+    for s in &spec.series {
+        let style = rgb(s.color).stroke_width(line);
+        let points = s.points.iter().copied().filter_map(map);
+        match s.dashed {
+            true => chart.draw_series(DashedLineSeries::new(points, px(7.0), px(5.0), style)).map(|_| ()),
+            false => chart.draw_series(LineSeries::new(points, style)).map(|_| ()),
+        }
+        .map_err(e)?;
+    }
+    chart.draw_series(spec.dots.iter().copied().filter_map(map).map(|p| Circle::new(p, px(4.0), rgb(RED).filled()))).map_err(e)?;
+    let mut rows = LabelRows { rows: vec![], gap: px(4.0) as f64 };
+    let mut markers: Vec<&Marker> = spec.markers.iter().collect();
+    markers.sort_by(|a, b| a.x.total_cmp(&b.x));
+    for m in markers {
+        let Some(x) = axis(m.x, spec.x_log) else { continue };
+        let color = rgb(m.color);
+        chart.draw_series(std::iter::once(PathElement::new(vec![(x, yr.start), (x, yr.end)], color.stroke_width(px(1.0).max(1) as u32)))).map_err(e)?;
+        let bx = chart.backend_coord(&(x, yr.end)).0 as f64;
+        let (start, row) = rows.place(bx, text_width(&measure, &m.label, p.small, fit), (frame.left, frame.right));
+        let y = frame.top + px(3.0) as f64 + row as f64 * px(p.small * 1.3) as f64;
+        root.draw(&Text::new(m.label.clone(), (start.round() as i32, y.round() as i32), font(p.small, fit).color(&color).pos(Pos::new(HPos::Left, VPos::Top)))).map_err(e)?;
+    }
+    let written = |t: &[ticks::Tick]| t.iter().map(|t| t.label.clone()).collect();
+    let axis_ticks = AxisTicks { x: written(&x_ticks), y: written(&y_ticks) };
+    root.present().map_err(e).map(|_| Some((Frame { label_rows: rows.rows.len(), ..frame }, axis_ticks)))
 }
 
 fn css(c: (u8, u8, u8)) -> String {
@@ -189,10 +328,10 @@ fn cleared(canvas: &web_sys::HtmlCanvasElement) -> Option<web_sys::CanvasRenderi
 }
 
 /// A blank chart with one line of text in the middle.
-fn draw_message(canvas: &web_sys::HtmlCanvasElement, text: &str) -> Option<()> {
+fn draw_message(canvas: &web_sys::HtmlCanvasElement, text: &str, fit: &Fit) -> Option<()> {
     let ctx = cleared(canvas)?;
     ctx.set_fill_style_str(&css(GREY));
-    ctx.set_font("15px sans-serif");
+    ctx.set_font(&format!("{}px sans-serif", pens().small * fit.dpr));
     ctx.set_text_align("center");
     let _ = ctx.fill_text(text, canvas.width() as f64 / 2.0, canvas.height() as f64 / 2.0);
     ctx.set_text_align("start");
@@ -202,20 +341,23 @@ fn draw_message(canvas: &web_sys::HtmlCanvasElement, text: &str) -> Option<()> {
 /// Clears the overlay canvas and draws the moving part in the static chart's frame.
 pub fn draw_overlay(canvas: &web_sys::HtmlCanvasElement, frame: &Frame, overlay: &Overlay) -> Option<()> {
     let ctx = cleared(canvas)?;
-    let heavy = presenting();
-    ctx.set_line_width(if heavy { 4.0 } else { 2.0 });
-    for s in &overlay.series {
-        ctx.set_stroke_style_str(&css(s.color));
+    let (p, s) = (pens(), frame.dpr);
+    ctx.set_line_width(p.line * s);
+    for series in &overlay.series {
+        ctx.set_stroke_style_str(&css(series.color));
         ctx.begin_path();
         let mut first = true;
-        for (x, y) in s.points.iter().filter_map(|p| frame.pixel(*p)) {
+        for (x, y) in series.points.iter().filter_map(|p| frame.pixel(*p)) {
             if first { ctx.move_to(x, y) } else { ctx.line_to(x, y) }
             first = false;
         }
         ctx.stroke();
     }
-    ctx.set_line_width(if heavy { 2.0 } else { 1.0 });
-    ctx.set_font(if heavy { "17px sans-serif" } else { "12px sans-serif" });
+    ctx.set_line_width(s.max(1.0));
+    ctx.set_font(&format!("{}px sans-serif", p.small * s));
+    ctx.set_text_baseline("top");
+    // Below the static markers' labels, which fill `label_rows` rows at the top of the plot.
+    let y = frame.top + (3.0 + frame.label_rows as f64 * p.small * 1.3) * s;
     for m in &overlay.markers {
         let Some((x, _)) = frame.pixel((m.x, if frame.y_log { 1.0 } else { 0.0 })) else { continue };
         ctx.set_stroke_style_str(&css(m.color));
@@ -224,16 +366,35 @@ pub fn draw_overlay(canvas: &web_sys::HtmlCanvasElement, frame: &Frame, overlay:
         ctx.line_to(x, frame.bottom);
         ctx.stroke();
         ctx.set_fill_style_str(&css(m.color));
-        // Below the static markers' labels, which sit at the top of the plot.
-        let _ = ctx.fill_text(&m.label, x + 3.0, frame.top + if heavy { 44.0 } else { 26.0 });
+        let width = ctx.measure_text(&m.label).map(|t| t.width()).unwrap_or(0.0);
+        let start = if x + 4.0 * s + width > frame.right { (x - 4.0 * s - width).max(frame.left) } else { x + 4.0 * s };
+        let _ = ctx.fill_text(&m.label, start, y);
     }
+    ctx.set_text_baseline("alphabetic");
     ctx.set_fill_style_str(&css(RED));
     for (x, y) in overlay.dots.iter().filter_map(|p| frame.pixel(*p)) {
         ctx.begin_path();
-        let _ = ctx.arc(x, y, 4.0, 0.0, std::f64::consts::TAU);
+        let _ = ctx.arc(x, y, 4.0 * s, 0.0, std::f64::consts::TAU);
         ctx.fill();
     }
     Some(())
+}
+
+/// Calls `changed` with the element's new width whenever its layout box changes size
+/// (a window resize, a panel opening, presenter mode), until the component is dropped.
+fn watch_width(el: &web_sys::Element, changed: impl Fn(f64) + 'static) {
+    use leptos::__reexports::send_wrapper::SendWrapper;
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        if let Some(entry) = entries.get(0).dyn_ref::<web_sys::ResizeObserverEntry>() {
+            changed(entry.content_rect().width());
+        }
+    });
+    let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) else { return };
+    observer.observe(el);
+    let keep = SendWrapper::new((observer, callback));
+    on_cleanup(move || keep.0.disconnect());
 }
 
 /// A chart: `spec` is drawn with plotters when it changes; `overlay` (optional) on a
@@ -251,19 +412,44 @@ pub fn Chart(
 ) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
     let top = NodeRef::<html::Canvas>::new();
+    let wrap = NodeRef::<html::Div>::new();
     let frame = RwSignal::new(None::<Frame>);
+    let fitted = RwSignal::new(None::<Fit>);
+    let drawn_ticks = RwSignal::new(AxisTicks::default());
+    // Bumped when the chart's box changes width: the chart is redrawn for its new size.
+    let resized = RwSignal::new(0u32);
     Effect::new(move |_| {
+        resized.track();
         let Some(c) = canvas.get() else { return };
+        let fit = Fit::measure(&c);
+        fit.apply(&c);
+        if let Some(t) = top.get_untracked() {
+            fit.apply(&t);
+        }
+        fitted.set(Some(fit));
         match spec.get() {
-            Some(s) => match draw(c, &s) {
-                Ok(f) => frame.set(f),
+            Some(s) => match draw(c, &s, &fit) {
+                Ok(drawn) => {
+                    let (f, t) = drawn.unzip();
+                    frame.set(f);
+                    drawn_ticks.set(t.unwrap_or_default());
+                }
                 Err(err) => leptos::logging::warn!("chart {id}: {err}"),
             },
             None => {
                 frame.set(None);
-                draw_message(&c, empty);
+                draw_message(&c, empty, &fit);
             }
         }
+    });
+    Effect::new(move |_| {
+        let Some(w) = wrap.get() else { return };
+        watch_width(&w, move |width| {
+            let drawn = fitted.get_untracked().map(|f| f.css_w);
+            if width >= 1.0 && drawn.is_none_or(|d| (d - width).abs() >= 0.5) {
+                resized.update(|r| *r = r.wrapping_add(1));
+            }
+        });
     });
     Effect::new(move |_| {
         let (Some(o), Some(t)) = (overlay.and_then(|o| o.get()), top.get()) else { return };
@@ -272,10 +458,21 @@ pub fn Chart(
             None => cleared(&t).map(|_| ()),
         };
     });
+    // Text size in CSS px as drawn: the font's canvas px over the canvas's px per CSS px.
+    let text_px = move || fitted.get().map(|f| format!("{:.1}", pens().small * f.dpr / (f.dpr * f.css_w).round() * f.css_w)).unwrap_or_default();
+    let legend = move || spec.with(|s| s.as_ref().map(|s| s.series.iter().filter(|s| !s.name.is_empty()).map(|s| (s.name.clone(), s.color, s.dashed)).collect::<Vec<_>>()).unwrap_or_default());
     view! {
-        <div class="chart-wrap">
-            <canvas node_ref=canvas id=id width="560" height="320" role="img" aria-label=label data-drawn=move || frame.get().is_some().to_string()></canvas>
-            {overlay.is_some().then(|| view! { <canvas node_ref=top class="chart-overlay" width="560" height="320" aria-hidden="true"></canvas> })}
+        <div class="chart-wrap" node_ref=wrap>
+            <canvas node_ref=canvas id=id width="560" height="336" role="img" aria-label=label data-drawn=move || frame.get().is_some().to_string() data-text-px=text_px
+                data-x-ticks=move || drawn_ticks.with(|t| t.x.join("|")) data-y-ticks=move || drawn_ticks.with(|t| t.y.join("|"))></canvas>
+            {overlay.is_some().then(|| view! { <canvas node_ref=top class="chart-overlay" width="560" height="336" aria-hidden="true"></canvas> })}
+            <Show when=move || { legend().len() > 1 }>
+                <ul class="chart-legend" aria-label="Legend">
+                    {move || legend().into_iter().map(|(name, c, dashed)| view! {
+                        <li><span class="swatch" class:dashed=dashed style=format!("color:{}", css(c))></span>{name}</li>
+                    }).collect_view()}
+                </ul>
+            </Show>
         </div>
     }
 }

@@ -1,5 +1,5 @@
 //! A heatmap drawn with direct pixel writes (one `putImageData` per update, never one
-//! canvas call per cell), with a colour bar, axes, signal-key ticks, a crosshair shared
+//! canvas call per cell), with a colour bar marked at round values and named, axes, signal-key ticks, a crosshair shared
 //! with its sibling maps, keyboard navigation, and a PNG download.
 
 use super::axis_labels::{Axis, AxisLabelStrip};
@@ -64,6 +64,16 @@ pub fn paint(canvas: &web_sys::HtmlCanvasElement, map: &PooledMap) -> Option<()>
     context_2d(canvas)?.put_image_data(&image, 0.0, 0.0).ok()
 }
 
+/// The least gap between two colour-bar labels, in bar widths (about six digits on a
+/// phone-wide bar).
+const BAR_TICK_GAP: f32 = 0.14;
+
+/// A colour-bar label centred on its colour; the end labels end at the bar's ends.
+fn bar_tick_style(at: f32) -> String {
+    let shift = if at <= 0.0 { 0.0 } else if at >= 1.0 { -100.0 } else { -50.0 };
+    format!("left:{:.3}%;transform:translateX({shift}%)", at * 100.0)
+}
+
 fn paint_colorbar(canvas: &web_sys::HtmlCanvasElement, scale: &Scale) -> Option<()> {
     let w = 256u32;
     canvas.set_width(w);
@@ -103,19 +113,24 @@ fn paint_overlay(canvas: &web_sys::HtmlCanvasElement, r: usize, n: usize, hover:
     let size = side as f64;
     ctx.clear_rect(0.0, 0.0, size, size);
     let cell = size / n as f64;
-    if let Some(i) = marked.filter(|i| *i < n) {
-        // Dark and light, so the outline shows on any colour of the map.
-        for (colour, width, inset) in [("#1d2330", 3.0, 1.5), ("#ffffff", 1.0, 1.5)] {
+    // Outlines in dark and light, not a colour: they show on any colour of the map, and a
+    // crosshair of hue alone (the old orange) merges with the green and yellow signal
+    // columns under deuteranopia and protanopia.
+    let outline = |x: f64, y: f64, w: f64, h: f64, dark: f64| {
+        for (colour, width) in [("#1d2330", dark), ("#ffffff", 1.0)] {
             ctx.set_stroke_style_str(colour);
             ctx.set_line_width(width);
-            ctx.stroke_rect(inset, i as f64 * cell - inset, size - 2.0 * inset, cell + 2.0 * inset);
+            ctx.stroke_rect(x, y, w, h);
         }
+    };
+    if let Some(i) = marked.filter(|i| *i < n) {
+        outline(1.5, i as f64 * cell - 1.5, size - 3.0, cell + 3.0, 3.0);
     }
     let h = hover?;
-    let w = cell.max(2.0);
-    ctx.set_fill_style_str("rgba(240,165,0,0.9)");
-    ctx.fill_rect(0.0, h.i as f64 * cell, size, w);
-    ctx.fill_rect(h.j as f64 * cell, 0.0, w, size);
+    // The hovered row and column, each outlined a little outside its cells.
+    let pad = 1.5;
+    outline(-pad, h.i as f64 * cell - pad, size + 2.0 * pad, cell + 2.0 * pad, 4.0);
+    outline(h.j as f64 * cell - pad, -pad, cell + 2.0 * pad, size + 2.0 * pad, 4.0);
     Some(())
 }
 
@@ -151,6 +166,25 @@ fn download_png(canvas: &web_sys::HtmlCanvasElement, name: &str) -> Option<()> {
     a.set_download(name);
     a.click();
     Some(())
+}
+
+/// Numbered positions along an axis of a map without token labels: a few round indices,
+/// each at the centre of its cell.
+#[component]
+fn Ruler(axis: Axis, #[prop(into)] n: Signal<usize>) -> impl IntoView {
+    let (class, side) = match axis {
+        Axis::Keys => ("ruler keys", "left"),
+        Axis::Queries => ("ruler queries", "top"),
+    };
+    let marks = move || {
+        let n = n.get();
+        crate::viz::ticks::linear(0.0, n.saturating_sub(1) as f64, 6)
+            .into_iter()
+            .filter(|t| t.at.fract() == 0.0)
+            .map(|t| view! { <span style=format!("{side}:{:.3}%", (t.at + 0.5) / n.max(1) as f64 * 100.0)>{t.label}</span> })
+            .collect_view()
+    };
+    view! { <div class=class aria-hidden="true">{marks}</div> }
 }
 
 #[component]
@@ -244,7 +278,7 @@ pub fn Heatmap(
     let resized = RwSignal::new(0u32);
     let listener = window_event_listener(leptos::ev::resize, move |_| resized.update(|r| *r = r.wrapping_add(1)));
     on_cleanup(move || listener.remove());
-    let bar_label = move |p: f32| map.with(|m| m.as_ref().map(|m| super::readout::readable(m.scale.value_at(p) as f64)).unwrap_or_default());
+    let bar_ticks = Memo::new(move |_| scale.get().map(|s| s.ticks(BAR_TICK_GAP)).unwrap_or_default());
 
     view! {
         <figure class="panel" id=id>
@@ -257,11 +291,11 @@ pub fn Heatmap(
             <div class="map-frame" class:labelled=labelled>
             <div class="above">
                 <canvas node_ref=ticks class="ticks" style="width:100%;height:8px;display:block" aria-hidden="true"></canvas>
-                <Show when=move || labelled.get()>
+                <Show when=move || labelled.get() fallback=move || view! { <Ruler axis=Axis::Keys n /> }>
                     <AxisLabelStrip axis=Axis::Keys labels hovered=Signal::derive(move || hover.get().map(|h| h.j)) resized />
                 </Show>
             </div>
-            <Show when=move || labelled.get()>
+            <Show when=move || labelled.get() fallback=move || view! { <Ruler axis=Axis::Queries n /> }>
                 <AxisLabelStrip axis=Axis::Queries labels hovered=Signal::derive(move || hover.get().map(|h| h.i)) resized />
             </Show>
             <div class="heatmap-wrap">
@@ -282,9 +316,11 @@ pub fn Heatmap(
             </div>
             <div class="axis-note">{move || format!("query i ↓ (0 … {}){}", n.get().saturating_sub(1), marked_row.and_then(|m| m.get()).map(|i| format!("; the outlined row {i} is “→”, which predicts the answer")).unwrap_or_default())}</div>
             <div class="colorbar">
-                <span>{move || bar_label(0.0)}</span>
                 <canvas node_ref=bar aria-hidden="true"></canvas>
-                <span>{move || bar_label(1.0)}</span>
+                <div class="colorbar-ticks">{move || bar_ticks.get().into_iter().map(|t| view! {
+                    <span style=bar_tick_style(t.at) data-at=t.at.to_string()>{t.label}</span>
+                }).collect_view()}</div>
+                <div class="colorbar-name">{move || scale.get().map(|s| s.describe()).unwrap_or_default()}</div>
             </div>
             <button on:click=move |_| { if let Some(c) = canvas.get() { download_png(&c, &png_name); } }>"Download PNG"</button>
         </figure>

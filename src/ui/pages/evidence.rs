@@ -298,7 +298,7 @@ fn DepthSweepPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoView
                 title: if answer { "Net weight on the asked needle" } else { "Net weight on the context noise" }.into(),
                 x_label: "depth of the asked needle (%)".into(),
                 y_label: "net weight".into(),
-                series: AttentionKind::ALL.iter().zip(&c).zip(COLOURS).map(|((k, pts), color)| Series { name: kind_title(*k).into(), color, points: pts.iter().map(|(d, n)| (100.0 * *d as f64, if answer { n.answer } else { n.noise })).collect() }).collect(),
+                series: AttentionKind::ALL.iter().zip(&c).zip(COLOURS).map(|((k, pts), color)| Series { dashed: false, name: kind_title(*k).into(), color, points: pts.iter().map(|(d, n)| (100.0 * *d as f64, if answer { n.answer } else { n.noise })).collect() }).collect(),
                 ..Default::default()
             })
         })

@@ -518,8 +518,8 @@ fn RowChart(state: RwSignal<LabState>, runs: Runs, lambda: Memo<f32>) -> impl In
                 x_label: "key j".into(),
                 y_label: "weight".into(),
                 series: vec![
-                    Series { name: "standard (A1)".into(), color: BLUE, points: pts(&a1) },
-                    Series { name: "differential (A1 − λ·A2)".into(), color: ORANGE, points: vec![] },
+                    Series { dashed: false, name: "standard (A1)".into(), color: BLUE, points: pts(&a1) },
+                    Series { dashed: false, name: "differential (A1 − λ·A2)".into(), color: ORANGE, points: vec![] },
                 ],
                 dots: run.inputs.signal_keys.iter().map(|&j| (j as f64, a1[j] as f64)).collect(),
                 extent: [pts(&lo), pts(&hi)].concat(),
@@ -534,7 +534,7 @@ fn RowChart(state: RwSignal<LabState>, runs: Runs, lambda: Memo<f32>) -> impl In
         runs.with(|run| {
             let run = Some(run).filter(|r| i < r.n())?;
             let (_, diff) = run.row(i, l);
-            Some(Overlay { series: vec![Series { name: String::new(), color: ORANGE, points: diff.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect() }], ..Default::default() })
+            Some(Overlay { series: vec![Series { dashed: false, name: String::new(), color: ORANGE, points: diff.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect() }], ..Default::default() })
         })
         .flatten()
     });
@@ -556,7 +556,7 @@ pub(super) fn lambda_chart(curve: Option<(Vec<SnrPoint>, SnrPoint)>) -> Option<C
         x_label: "λ".into(),
         y_label: "SNR (log)".into(),
         y_log: true,
-        series: vec![Series { name: "A1 − λ·A2".into(), color: ORANGE, points: curve.iter().map(|p| (p.x, p.snr)).collect() }],
+        series: vec![Series { dashed: false, name: "A1 − λ·A2".into(), color: ORANGE, points: curve.iter().map(|p| (p.x, p.snr)).collect() }],
         markers: vec![Marker { x: best.x, label: format!("best λ = {:.2}", best.x), color: RED }],
         ..Default::default()
     })
@@ -583,8 +583,8 @@ fn noise_chart(points: &[NoiseSweepPoint], lambda: f32) -> Option<ChartSpec> {
         y_label: "SNR (log)".into(),
         y_log: true,
         series: vec![
-            Series { name: "standard".into(), color: BLUE, points: points.iter().map(|p| (p.noise, p.standard_snr)).collect() },
-            Series { name: format!("differential, λ = {lambda:.2}"), color: ORANGE, points: points.iter().map(|p| (p.noise, p.differential_snr)).collect() },
+            Series { dashed: false, name: "standard".into(), color: BLUE, points: points.iter().map(|p| (p.noise, p.standard_snr)).collect() },
+            Series { dashed: false, name: format!("differential, λ = {lambda:.2}"), color: ORANGE, points: points.iter().map(|p| (p.noise, p.differential_snr)).collect() },
         ],
         markers,
         // The σ axis spans the whole sweep from the first point on, so the chart fills in
@@ -604,9 +604,9 @@ pub(super) fn context_chart(points: &[NoiseMassPoint]) -> Option<ChartSpec> {
         y_label: "weight on noise".into(),
         x_log: true,
         series: vec![
-            Series { name: "standard (sampled)".into(), color: BLUE, points: points.iter().map(|p| (p.n as f64, p.standard)).collect() },
-            Series { name: "standard (expected)".into(), color: GREY, points: points.iter().map(|p| (p.n as f64, p.standard_expected)).collect() },
-            Series { name: "differential".into(), color: ORANGE, points: points.iter().map(|p| (p.n as f64, p.differential)).collect() },
+            Series { dashed: false, name: "standard (sampled)".into(), color: BLUE, points: points.iter().map(|p| (p.n as f64, p.standard)).collect() },
+            Series { dashed: true, name: "standard (expected)".into(), color: GREY, points: points.iter().map(|p| (p.n as f64, p.standard_expected)).collect() },
+            Series { dashed: false, name: "differential".into(), color: ORANGE, points: points.iter().map(|p| (p.n as f64, p.differential)).collect() },
         ],
         ..Default::default()
     })

@@ -100,7 +100,7 @@ fn row_figure(run: Memo<Run>) -> impl IntoView {
             x_label: "key j".into(),
             y_label: "weight (log)".into(),
             y_log: true,
-            series: vec![Series { name: "softmax weight".into(), color: BLUE, points: a1.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect() }],
+            series: vec![Series { dashed: false, name: "softmax weight".into(), color: BLUE, points: a1.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect() }],
             dots: r.inputs.signal_keys.iter().map(|&j| (j as f64, a1[j] as f64)).collect(),
             ..Default::default()
         })

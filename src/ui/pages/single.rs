@@ -228,7 +228,7 @@ fn RowPanel(view_state: ExplainedView) -> impl IntoView {
             title: format!("Row {} (“{token}”) over the prompt, layer {l} head {hd}", s.position),
             x_label: "key position".into(),
             y_label: "weight".into(),
-            series: vec![Series { name: if diff { "A1 − λ·A2".into() } else { "A".into() }, color: ORANGE, points: row.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect() }],
+            series: vec![Series { dashed: false, name: if diff { "A1 − λ·A2".into() } else { "A".into() }, color: ORANGE, points: row.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect() }],
             dots: span.map(|j| (j as f64, row[j] as f64)).collect(),
             ..Default::default()
         })
