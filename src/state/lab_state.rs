@@ -110,6 +110,12 @@ fn short(v: f32) -> String {
 }
 
 impl LabState {
+    /// A downloaded figure's file name without extension: the figure, then the state it
+    /// shows (`n` is the computed problem's, which lags the link while a new one computes).
+    pub fn file_stem(&self, figure: &str, n: usize) -> String {
+        format!("difflens-lab-{figure}-n{n}-lambda{:.2}-sigma{:.2}-seed{}", self.lambda, self.noise, self.seed)
+    }
+
     /// Reads a link's parameters. Returns the state and one notice per value that was
     /// clamped, unreadable or unknown.
     pub fn from_params(params: &[(String, String)]) -> (Self, Vec<String>) {
@@ -176,6 +182,12 @@ impl LabState {
 mod tests {
     use super::*;
     use crate::state::query;
+
+    #[test]
+    fn a_figure_file_says_the_state_it_shows() {
+        let s = LabState { lambda: 0.8, n: 1024, noise: 1.5, seed: 3, ..LabState::default() };
+        assert_eq!(s.file_stem("A1", 1024), "difflens-lab-A1-n1024-lambda0.80-sigma1.50-seed3");
+    }
 
     #[test]
     fn a_state_round_trips_through_its_link() {

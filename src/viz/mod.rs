@@ -2,6 +2,7 @@
 //! no browser types, so the UI stays thin and these are tested natively.
 
 pub mod colormap;
+pub mod export;
 pub mod labels;
 pub mod pooling;
 pub mod ticks;

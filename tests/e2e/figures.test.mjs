@@ -2,6 +2,7 @@
 // and once: crisp charts with 12 px text and round ticks, a legend beside (never over) the
 // curves, colour bars marked and named, numbered axes on long maps; a chart redrawn for
 // its new size when the window narrows; the colour-bar marks follow the scale a reader picks.
+import fs from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, artifact } from './harness.mjs';
@@ -15,6 +16,9 @@ for (const [mode, density] of [['cpu', 3], ['gpu', 1]]) {
     try {
       const lab = await b.open('#/lab?n=256');
       await lab.waitForFunction(() => document.querySelector('#snr-diff')?.dataset.value);
+      // The slow charts restart when the maps are recomputed (WebGPU's come after the first
+      // paint): wait for the noise sweep to finish, then for every chart.
+      await lab.waitForFunction(() => /noise levels, σ from 0 to 6/.test(document.querySelector('#noise-progress')?.textContent), null, { timeout: 90_000 });
       await lab.waitForFunction(drawn, ['chart-lambda', 'chart-noise', 'chart-context'], { timeout: 60_000 });
       const charts = await chartsAreCrisp(lab, 'lab');
       assert.ok(charts.every((c) => c.dpr === density), `drawn at density ${density}`);
@@ -40,6 +44,43 @@ for (const [mode, density] of [['cpu', 3], ['gpu', 1]]) {
       const ruler = await lab.$$eval('#map-a1 .ruler.keys span', (s) => s.map((x) => x.textContent));
       assert.deepEqual(ruler, ['0', '50', '100', '150', '200', '250']);
       await lab.screenshot({ path: artifact(`figures-lab-${mode}.png`), fullPage: true });
+
+      // Downloads: each is the figure or its numbers, named by the state it shows.
+      const save = async (sel) => {
+        const [file] = await Promise.all([lab.waitForEvent('download'), lab.click(sel)]);
+        fs.copyFileSync(await file.path(), artifact(`${mode}-${file.suggestedFilename()}`));
+        return { name: file.suggestedFilename(), text: fs.readFileSync(await file.path(), 'latin1') };
+      };
+      const utf8 = (t) => Buffer.from(t, 'latin1').toString('utf8');
+      const svg = await save('.chart-wrap:has(#chart-context) .export-svg');
+      assert.equal(svg.name, 'difflens-lab-noise-mass-against-context-n256-lambda0.80-sigma1.50-seed1.svg');
+      assert.match(utf8(svg.text), /^<svg[^>]*width="720"/);
+      for (const t of ['Noise mass of one query', 'standard (expected)', 'differential', '10⁴', 'weight on noise']) assert.ok(utf8(svg.text).includes(t), `the SVG has “${t}” as text`);
+      const csv = utf8((await save('.chart-wrap:has(#chart-context) .export-csv')).text).split('\n').filter((l) => l && !l.startsWith('#'));
+      assert.equal(csv[0], 'series,x,y');
+      const rows = csv.slice(1).map((l) => l.split(','));
+      assert.deepEqual([...new Set(rows.map((r) => r[0]))], ['standard (sampled)', 'standard (expected)', 'differential']);
+      assert.ok(rows.every((r) => Number(r[2]) >= 0 && Number(r[2]) <= 2), 'noise masses between 0 and 2');
+      const png = await save('.chart-wrap:has(#chart-lambda) .export-png');
+      assert.ok(png.name.endsWith('.png') && png.text.startsWith('\x89PNG'), 'the chart as a PNG');
+      // The map's numbers: the full 256 × 256 A1, each row a softmax (sums to 1), the
+      // hovered cell's value as the tooltip says it.
+      const map = await save('#map-a1 .export-csv');
+      assert.equal(map.name, 'difflens-lab-A1-n256-lambda0.80-sigma1.50-seed1.csv');
+      const lines = utf8(map.text).trim().split('\n');
+      assert.match(lines[0], /^# A1 = softmax\(Q1·K1ᵀ\/√d\): the full 256 × 256 map/);
+      const grid = lines.slice(2).map((l) => l.split(',').slice(1).map(Number));
+      assert.equal(grid.length, 256);
+      for (const [i, row] of grid.entries()) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-4, `row ${i} of A1 sums to 1`);
+      const cell = await lab.locator('#map-a1 canvas.map').boundingBox();
+      await lab.locator('#map-a1 canvas.map').hover({ position: { x: cell.width * (40.5 / 256), y: cell.height * (100.5 / 256) } });
+      const tip = await lab.textContent('#map-tooltip');
+      assert.match(tip, /query i = 100, key j = 40/);
+      const shown = Number(tip.match(/A1 = ([^A]+?)A2/)[1].replaceAll('−', '-'));
+      assert.ok(Math.abs(grid[100][40] - shown) <= Math.abs(shown) * 0.01 + 1e-6, `the CSV's A1[100][40] = ${grid[100][40]}, the tooltip says ${shown}`);
+      const figure = await save('#map-diff .export-png');
+      assert.equal(figure.name, 'difflens-lab-A1-minus-lambda-A2-n256-lambda0.80-sigma1.50-seed1.png');
+      assert.ok(figure.text.startsWith('\x89PNG'));
 
       // Narrow the window (the charts go to one column): each is redrawn for its new width, still crisp.
       const before = charts.find((c) => c.id === 'chart-lambda');

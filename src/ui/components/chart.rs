@@ -14,7 +14,8 @@ use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters_canvas::CanvasBackend;
-use crate::viz::ticks;
+use crate::viz::{export, ticks};
+use super::download;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
@@ -125,6 +126,9 @@ pub struct Fit {
     css_w: f64,
     css_h: f64,
     dpr: f64,
+    /// Font sizes are given to plotters times this (its SVG backend writes each size
+    /// divided by 1.24; the canvas backend writes it as given).
+    font_scale: f64,
 }
 
 impl Fit {
@@ -134,7 +138,7 @@ impl Fit {
         let w = canvas.get_bounding_client_rect().width();
         let css_w = if w >= 1.0 { w } else { 560.0 };
         let dpr = web_sys::window().map(|w| w.device_pixel_ratio()).filter(|d| d.is_finite() && *d > 0.0).unwrap_or(1.0).clamp(1.0, 3.0);
-        Fit { css_w, css_h: (css_w * 0.6).clamp(240.0, 340.0), dpr }
+        Fit { css_w, css_h: (css_w * 0.6).clamp(240.0, 340.0), dpr, font_scale: 1.0 }
     }
 
     /// Gives `canvas` this fit's pixels (only when they differ: resizing clears it).
@@ -157,7 +161,7 @@ const LABEL_INK: RGBColor = RGBColor(61, 68, 82);
 const GRID_INK: RGBColor = RGBColor(228, 231, 238);
 
 fn font(size_css: f64, fit: &Fit) -> FontDesc<'static> {
-    ("sans-serif", size_css * fit.dpr).into_font()
+    ("sans-serif", size_css * fit.dpr * fit.font_scale).into_font()
 }
 
 /// Width in canvas px of `text` at `size_css` (the 2D context's own measure: plotters'
@@ -203,12 +207,28 @@ pub struct AxisTicks {
 /// Draws the static chart at `fit`; returns its frame and ticks (`None` when there was
 /// nothing to draw).
 pub fn draw(canvas: web_sys::HtmlCanvasElement, spec: &ChartSpec, fit: &Fit) -> Result<Option<(Frame, AxisTicks)>, String> {
-    let e = |e: DrawingAreaErrorKind<_>| e.to_string();
-    let p = pens();
-    let px = |v: f64| fit.px(v);
     let measure = canvas.clone();
     let root = CanvasBackend::with_canvas_object(canvas).ok_or("no 2D canvas context")?.into_drawing_area();
-    root.fill(&WHITE).map_err(e)?;
+    draw_on(&root, spec, fit, &|text, size| text_width(&measure, text, size, fit), false)
+}
+
+/// Draws `spec` on any plotters backend (the page's canvas, an exported PNG's or SVG's);
+/// `width` measures text in the backend's pixels; `legend` draws the legend in a strip
+/// under the chart (an exported figure has no HTML around it).
+fn draw_on<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, spec: &ChartSpec, fit: &Fit, width: &dyn Fn(&str, f64) -> f64, legend: bool) -> Result<Option<(Frame, AxisTicks)>, String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let p = pens();
+    let px = |v: f64| fit.px(v);
+    area.fill(&WHITE).map_err(e)?;
+    let named: Vec<&Series> = spec.series.iter().filter(|s| !s.name.is_empty()).collect();
+    let root = if legend && named.len() > 1 {
+        let strip = px(p.small * 1.6 * legend_rows(&named, fit, width) as f64 + p.small);
+        let (top, bottom) = area.split_vertically(area.dim_in_pixel().1 as i32 - strip);
+        draw_legend(&bottom, &named, fit, width).map_err(e)?;
+        top
+    } else {
+        area.clone()
+    };
     let map = |(x, y): (f64, f64)| Some((axis(x, spec.x_log)?, axis(y, spec.y_log)?));
     let all: Vec<(f64, f64)> =
         spec.series.iter().flat_map(|s| s.points.iter().copied()).chain(spec.dots.iter().copied()).chain(spec.extent.iter().copied()).filter_map(map).collect();
@@ -224,7 +244,7 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, spec: &ChartSpec, fit: &Fit) -> 
     let yr = range(all.iter().map(|p| p.1).collect());
     // A long title shrinks (down to the label size) rather than run off a phone's chart.
     let room = fit.css_w * fit.dpr - 2.0 * px(8.0) as f64;
-    let caption = (0..).map(|k| p.caption - k as f64).find(|c| *c <= p.small || text_width(&measure, &spec.title, *c, fit) <= room).unwrap_or(p.small);
+    let caption = (0..).map(|k| p.caption - k as f64).find(|c| *c <= p.small || width(&spec.title, *c) <= room).unwrap_or(p.small);
     let mut chart = ChartBuilder::on(&root)
         .caption(&spec.title, font(caption, fit))
         .margin(px(10.0))
@@ -268,7 +288,7 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, spec: &ChartSpec, fit: &Fit) -> 
     let most = |log: bool, range: &std::ops::Range<f64>, room: &dyn Fn(&ticks::Tick) -> f64, at: &dyn Fn(f64) -> f64| {
         (2..=10).rev().map(|count| tick(log, range, count)).find(|t| fits(t, room, at)).unwrap_or_else(|| tick(log, range, 2))
     };
-    let x_ticks = most(spec.x_log, &xr, &|t| text_width(&measure, &t.label, p.small, fit), &|v| frame.x.0 * v + frame.x.1);
+    let x_ticks = most(spec.x_log, &xr, &|t| width(&t.label, p.small), &|v| frame.x.0 * v + frame.x.1);
     let y_ticks = most(spec.y_log, &yr, &|_| px(p.small) as f64, &|v| frame.y.0 * v + frame.y.1);
     let grid = GRID_INK.stroke_width(px(1.0).max(1) as u32);
     for t in &x_ticks {
@@ -307,13 +327,120 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, spec: &ChartSpec, fit: &Fit) -> 
         let color = rgb(m.color);
         chart.draw_series(std::iter::once(PathElement::new(vec![(x, yr.start), (x, yr.end)], color.stroke_width(px(1.0).max(1) as u32)))).map_err(e)?;
         let bx = chart.backend_coord(&(x, yr.end)).0 as f64;
-        let (start, row) = rows.place(bx, text_width(&measure, &m.label, p.small, fit), (frame.left, frame.right));
+        let (start, row) = rows.place(bx, width(&m.label, p.small), (frame.left, frame.right));
         let y = frame.top + px(3.0) as f64 + row as f64 * px(p.small * 1.3) as f64;
         root.draw(&Text::new(m.label.clone(), (start.round() as i32, y.round() as i32), font(p.small, fit).color(&color).pos(Pos::new(HPos::Left, VPos::Top)))).map_err(e)?;
     }
     let written = |t: &[ticks::Tick]| t.iter().map(|t| t.label.clone()).collect();
     let axis_ticks = AxisTicks { x: written(&x_ticks), y: written(&y_ticks) };
     root.present().map_err(e).map(|_| Some((Frame { label_rows: rows.rows.len(), ..frame }, axis_ticks)))
+}
+
+/// Rows the legend takes at `fit`'s width: entries flow left to right and wrap.
+fn legend_rows(named: &[&Series], fit: &Fit, width: &dyn Fn(&str, f64) -> f64) -> usize {
+    legend_places(named, fit, width).last().map_or(0, |(_, row)| row + 1)
+}
+
+/// Each entry's left edge and row.
+fn legend_places(named: &[&Series], fit: &Fit, width: &dyn Fn(&str, f64) -> f64) -> Vec<(f64, usize)> {
+    let small = pens().small;
+    let (mut x, mut row, edge) = (fit.px(10.0) as f64, 0, fit.css_w * fit.dpr - fit.px(10.0) as f64);
+    named
+        .iter()
+        .map(|s| {
+            let w = fit.px(small * 2.2) as f64 + width(&s.name, small);
+            if x + w > edge && x > fit.px(10.0) as f64 {
+                (x, row) = (fit.px(10.0) as f64, row + 1);
+            }
+            let at = (x, row);
+            x += w + fit.px(small * 1.2) as f64;
+            at
+        })
+        .collect()
+}
+
+fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, named: &[&Series], fit: &Fit, width: &dyn Fn(&str, f64) -> f64) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let small = pens().small;
+    let px = |v: f64| fit.px(v);
+    for (s, (x, row)) in named.iter().zip(legend_places(named, fit, width)) {
+        let y = px(small * 0.8) + row as i32 * px(small * 1.6);
+        let (x, color) = (x.round() as i32, rgb(s.color));
+        let sample = vec![(x, y), (x + px(small * 1.6), y)];
+        let style = color.stroke_width(px(pens().line).max(1) as u32);
+        match s.dashed {
+            true => area.draw(&PathElement::new(vec![sample[0], (x + px(small * 0.6), y)], style)).and_then(|_| area.draw(&PathElement::new(vec![(x + px(small), y), sample[1]], style)))?,
+            false => area.draw(&PathElement::new(sample, style))?,
+        }
+        area.draw(&Text::new(s.name.clone(), (x + px(small * 2.2), y), font(small, fit).color(&LABEL_INK).pos(Pos::new(HPos::Left, VPos::Center))))?;
+    }
+    Ok(())
+}
+
+/// The chart as it is on screen, moving part included: the overlay's curves fill the
+/// static series they stand for (same colour, no points of its own), its markers and
+/// dots join the static ones.
+fn merged(spec: &ChartSpec, overlay: Option<&Overlay>) -> ChartSpec {
+    let mut out = spec.clone();
+    let Some(o) = overlay else { return out };
+    for s in &o.series {
+        match out.series.iter_mut().find(|t| t.color == s.color && t.points.is_empty()) {
+            Some(t) => t.points = s.points.clone(),
+            None => out.series.push(s.clone()),
+        }
+    }
+    out.markers.extend(o.markers.iter().cloned());
+    out.dots.extend(o.dots.iter().cloned());
+    out
+}
+
+/// The size an exported chart is drawn at, in CSS px (a slide's half width).
+const EXPORT_FIT: Fit = Fit { css_w: 720.0, css_h: 432.0, dpr: 1.0, font_scale: 1.0 };
+
+/// Text width for exports: measured on a detached canvas, which no page layout touches.
+fn detached_width(fit: Fit) -> impl Fn(&str, f64) -> f64 {
+    let canvas = web_sys::window().and_then(|w| w.document()).and_then(|d| d.create_element("canvas").ok()).and_then(|c| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlCanvasElement>(c).ok());
+    move |text: &str, size: f64| canvas.as_ref().map_or(text.chars().count() as f64 * size * fit.dpr * 0.6, |c| text_width(c, text, size, &fit))
+}
+
+/// The figure as an SVG document (plotters' SVG backend; text stays text).
+fn export_svg(spec: &ChartSpec) -> Result<String, String> {
+    let fit = Fit { font_scale: 1.24, ..EXPORT_FIT };
+    let mut svg = String::new();
+    {
+        let root = plotters::backend::SVGBackend::with_string(&mut svg, ((fit.css_w) as u32, (fit.css_h + legend_room(spec, &fit)) as u32)).into_drawing_area();
+        draw_on(&root, spec, &fit, &detached_width(fit), true)?;
+    }
+    Ok(svg)
+}
+
+/// The figure as a PNG at twice the export size, as a data URL.
+fn export_png(spec: &ChartSpec) -> Result<String, String> {
+    let fit = Fit { dpr: 2.0, ..EXPORT_FIT };
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let canvas: web_sys::HtmlCanvasElement = wasm_bindgen::JsCast::dyn_into(document.create_element("canvas").map_err(|_| "no canvas")?).map_err(|_| "no canvas")?;
+    canvas.set_width((fit.css_w * fit.dpr) as u32);
+    canvas.set_height(((fit.css_h + legend_room(spec, &fit)) * fit.dpr) as u32);
+    let measure = canvas.clone();
+    let root = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2D canvas context")?.into_drawing_area();
+    draw_on(&root, spec, &fit, &|text, size| text_width(&measure, text, size, &fit), true)?;
+    canvas.to_data_url_with_type("image/png").map_err(|_| "the canvas cannot be read".to_string())
+}
+
+/// Extra height (CSS px) an exported figure needs for its legend strip.
+fn legend_room(spec: &ChartSpec, fit: &Fit) -> f64 {
+    let named: Vec<&Series> = spec.series.iter().filter(|s| !s.name.is_empty()).collect();
+    if named.len() < 2 {
+        return 0.0;
+    }
+    let rows = legend_rows(&named, fit, &detached_width(*fit));
+    pens().small * 1.6 * rows as f64 + pens().small
+}
+
+/// The curves' numbers as CSV.
+fn export_csv(spec: &ChartSpec) -> String {
+    let series: Vec<(&str, &[(f64, f64)])> = spec.series.iter().map(|s| (s.name.as_str(), s.points.as_slice())).collect();
+    let markers: Vec<(&str, f64)> = spec.markers.iter().map(|m| (m.label.as_str(), m.x)).collect();
+    export::series_csv(&spec.title, &spec.x_label, &spec.y_label, &series, &markers)
 }
 
 fn css(c: (u8, u8, u8)) -> String {
@@ -409,6 +536,10 @@ pub fn Chart(
     /// rather than leaving an older chart or empty axes there.
     #[prop(optional)]
     empty: &'static str,
+    /// The downloaded files' name without extension, saying the state the chart shows
+    /// (`difflens-lab-snr-lambda-n1024-lambda0.80`); `difflens-<id>` unless told.
+    #[prop(optional, into)]
+    file: Option<Signal<String>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
     let top = NodeRef::<html::Canvas>::new();
@@ -461,6 +592,22 @@ pub fn Chart(
     // Text size in CSS px as drawn: the font's canvas px over the canvas's px per CSS px.
     let text_px = move || fitted.get().map(|f| format!("{:.1}", pens().small * f.dpr / (f.dpr * f.css_w).round() * f.css_w)).unwrap_or_default();
     let legend = move || spec.with(|s| s.as_ref().map(|s| s.series.iter().filter(|s| !s.name.is_empty()).map(|s| (s.name.clone(), s.color, s.dashed)).collect::<Vec<_>>()).unwrap_or_default());
+    let has_data = move || frame.with(Option::is_some);
+    let group_label = format!("Download {label}");
+    let stem = move || file.map(|f| f.get()).unwrap_or_else(|| format!("difflens-{id}"));
+    let export = move |ext: &'static str| {
+        let Some(s) = spec.get_untracked() else { return };
+        let figure = merged(&s, overlay.and_then(|o| o.get_untracked()).as_ref());
+        let name = export::file_name(&stem(), ext);
+        let done = match ext {
+            "png" => export_png(&figure).ok().and_then(|u| download::url(&u, &name)),
+            "svg" => export_svg(&figure).ok().and_then(|svg| download::text(&svg, "image/svg+xml", &name)),
+            _ => download::text(&export_csv(&figure), "text/csv", &name),
+        };
+        if done.is_none() {
+            leptos::logging::warn!("chart {id}: the {ext} download failed");
+        }
+    };
     view! {
         <div class="chart-wrap" node_ref=wrap>
             <canvas node_ref=canvas id=id width="560" height="336" role="img" aria-label=label data-drawn=move || frame.get().is_some().to_string() data-text-px=text_px
@@ -473,6 +620,12 @@ pub fn Chart(
                     }).collect_view()}
                 </ul>
             </Show>
+            <div class="exports" role="group" aria-label=group_label>
+                <span>"Download"</span>
+                <button class="export-png" disabled=move || !has_data() on:click=move |_| export("png")>"PNG"</button>
+                <button class="export-svg" disabled=move || !has_data() on:click=move |_| export("svg")>"SVG"</button>
+                <button class="export-csv" disabled=move || !has_data() on:click=move |_| export("csv")>"CSV"</button>
+            </div>
         </div>
     }
 }

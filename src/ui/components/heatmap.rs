@@ -4,12 +4,14 @@
 
 use super::axis_labels::{Axis, AxisLabelStrip};
 use super::canvas::context_2d;
+use super::download;
+use super::heatmap_export::{self, Figure};
 use crate::viz::labels::{AxisLabel, MAX_LABELLED};
 use crate::viz::colormap::Scale;
 use leptos::html;
 use leptos::prelude::*;
 use std::sync::Arc;
-use wasm_bindgen::{Clamped, JsCast};
+use wasm_bindgen::Clamped;
 
 /// A map already pooled to `r × r` values, with the scale that colours it.
 #[derive(Clone, Debug)]
@@ -64,9 +66,9 @@ pub fn paint(canvas: &web_sys::HtmlCanvasElement, map: &PooledMap) -> Option<()>
     context_2d(canvas)?.put_image_data(&image, 0.0, 0.0).ok()
 }
 
-/// The least gap between two colour-bar labels, in bar widths (about six digits on a
-/// phone-wide bar).
-const BAR_TICK_GAP: f32 = 0.14;
+/// The least distance between two colour-bar labels' places, in CSS px: an end label
+/// ("−0.50") lies wholly inside the bar and its neighbour half over it, with a space.
+const BAR_LABEL_PX: f32 = 58.0;
 
 /// A colour-bar label centred on its colour; the end labels end at the bar's ends.
 fn bar_tick_style(at: f32) -> String {
@@ -158,15 +160,6 @@ fn key_action(key: &str, h: Hover, n: usize) -> KeyAction {
     }
 }
 
-fn download_png(canvas: &web_sys::HtmlCanvasElement, name: &str) -> Option<()> {
-    let url = canvas.to_data_url_with_type("image/png").ok()?;
-    let document = web_sys::window()?.document()?;
-    let a: web_sys::HtmlAnchorElement = document.create_element("a").ok()?.dyn_into().ok()?;
-    a.set_href(&url);
-    a.set_download(name);
-    a.click();
-    Some(())
-}
 
 /// Numbered positions along an axis of a map without token labels: a few round indices,
 /// each at the centre of its cell.
@@ -205,6 +198,9 @@ pub fn Heatmap(
     #[prop(optional, into)] ticks_mark: Option<Signal<String>>,
     /// Each token's label, drawn along both axes when there are at most `MAX_LABELLED`.
     #[prop(optional, into)] labels: Option<Signal<Vec<AxisLabel>>>,
+    /// The downloaded files' name without extension, saying the state the map shows
+    /// (`difflens-lab-A1-n1024-lambda0.80`); `difflens-<id>` unless told.
+    #[prop(optional, into)] file: Option<Signal<String>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
     let overlay = NodeRef::<html::Canvas>::new();
@@ -269,7 +265,11 @@ pub fn Heatmap(
         }
         ev.prevent_default();
     };
-    let (aria_title, png_name) = (title.clone(), format!("difflens-{id}.png"));
+    let aria_title = title.clone();
+    let stem = {
+        let id = id.clone();
+        move || file.map(|f| f.get()).unwrap_or_else(|| format!("difflens-{id}"))
+    };
     let labels = Signal::derive(move || {
         let n = n.get();
         labels.map(|l| l.get()).filter(|l| l.len() == n && n <= MAX_LABELLED).unwrap_or_default()
@@ -278,8 +278,37 @@ pub fn Heatmap(
     let resized = RwSignal::new(0u32);
     let listener = window_event_listener(leptos::ev::resize, move |_| resized.update(|r| *r = r.wrapping_add(1)));
     on_cleanup(move || listener.remove());
-    let bar_ticks = Memo::new(move |_| scale.get().map(|s| s.ticks(BAR_TICK_GAP)).unwrap_or_default());
+    // The bar's width decides how many labels fit (read after layout, and on resize).
+    let bar_width = RwSignal::new(0.0f64);
+    Effect::new(move |_| {
+        resized.track();
+        if let Some(b) = bar.get() {
+            bar_width.set(b.get_bounding_client_rect().width());
+        }
+    });
+    let bar_ticks = Memo::new(move |_| {
+        let w = bar_width.get();
+        let gap = if w > 1.0 { (BAR_LABEL_PX / w as f32).min(0.5) } else { 0.25 };
+        scale.get().map(|s| s.ticks(gap)).unwrap_or_default()
+    });
 
+    let figure_title = title.clone();
+    let save = Callback::new(move |ext: &'static str| {
+        let (Some(m), Some(c), Some(b)) = (map.get_untracked(), canvas.get_untracked(), bar.get_untracked()) else { return };
+        let stem = stem();
+        let name = crate::viz::export::file_name(&stem, ext);
+        let n = n.get_untracked();
+        let done = match ext {
+            "png" => {
+                let figure = Figure { title: &figure_title, params: &stem, n, bar: &bar_ticks.get_untracked(), scale_name: &m.scale.describe() };
+                heatmap_export::png(&c, &b, &figure).and_then(|u| download::url(&u, &name))
+            }
+            _ => download::text(&crate::viz::export::map_csv(&figure_title, &m.values, m.r, n), "text/csv", &name),
+        };
+        if done.is_none() {
+            leptos::logging::warn!("map: the {ext} download failed");
+        }
+    });
     view! {
         <figure class="panel" id=id>
             <h3>{title}</h3>
@@ -322,7 +351,11 @@ pub fn Heatmap(
                 }).collect_view()}</div>
                 <div class="colorbar-name">{move || scale.get().map(|s| s.describe()).unwrap_or_default()}</div>
             </div>
-            <button on:click=move |_| { if let Some(c) = canvas.get() { download_png(&c, &png_name); } }>"Download PNG"</button>
+            <div class="exports" role="group" aria-label="Download this map">
+                <span>"Download"</span>
+                <button class="export-png" on:click=move |_| save.run("png")>"PNG"</button>
+                <button class="export-csv" on:click=move |_| save.run("csv")>"CSV"</button>
+            </div>
         </figure>
     }
 }

@@ -4,6 +4,8 @@ pub mod axis_labels;
 pub mod canvas;
 pub mod notice;
 pub mod chart;
+pub mod download;
 pub mod heatmap;
+pub mod heatmap_export;
 pub mod readout;
 pub mod slider;

@@ -294,7 +294,7 @@ pub fn LabPage(backend: RwSignal<Backend>) -> impl IntoView {
                 <Verify runs lambda px=pictures.px />
             </details>
             <RowChart state runs lambda />
-            <LabCharts runs lambda lambda_committed metrics=pictures.metrics noise_points mass_points />
+            <LabCharts state runs lambda lambda_committed metrics=pictures.metrics noise_points mass_points />
         </section>
     }
 }
@@ -303,6 +303,7 @@ pub fn LabPage(backend: RwSignal<Backend>) -> impl IntoView {
 #[component]
 fn LabMaps(state: RwSignal<LabState>, runs: Runs, pictures: Pictures, lambda: Memo<f32>, contrast: RwSignal<Contrast>) -> impl IntoView {
     let Pictures { n, px, signal_keys, .. } = pictures;
+    let stem = move |figure: &'static str| Signal::derive(move || state.with(|s| s.file_stem(figure, n.get())));
     let hover = RwSignal::new(None::<Hover>);
     let pick_row = Callback::new(move |i: usize| state.update(|s| s.row = Some(i)));
     let tooltip = move || {
@@ -323,11 +324,11 @@ fn LabMaps(state: RwSignal<LabState>, runs: Runs, pictures: Pictures, lambda: Me
     view! {
         <div class="maps" class:stale=move || pending.get().is_some() aria-busy=move || pending.get().is_some().to_string() data-n=move || n.get()>
             <Heatmap id="map-a1" title="A1 = softmax(Q1·K1ᵀ/√d)" explain="Standard attention. The ticked columns are the signal keys, as bright as the signal strength makes them; the speckle everywhere else is weight lost to noise."
-                map=pictures.a1 n signal_keys hover on_pick=pick_row />
+                map=pictures.a1 n signal_keys hover on_pick=pick_row file=stem("A1") />
             <Heatmap id="map-a2" title="A2 = softmax(Q2·K2ᵀ/√d)" explain="The second branch sees no signal, only noise, of which the “shared” share is the same as A1's. It measures the noise floor."
-                map=pictures.a2 n signal_keys hover on_pick=pick_row />
+                map=pictures.a2 n signal_keys hover on_pick=pick_row file=stem("A2") />
             <Heatmap id="map-diff" title="A1 − λ·A2" explain="Blue is negative, red positive, white zero. Where the noise was shared it cancels to white; the signal columns stay. Set λ to 0: the difference is just A1."
-                map=pictures.diff n signal_keys hover on_pick=pick_row />
+                map=pictures.diff n signal_keys hover on_pick=pick_row file=stem("A1-minus-lambda-A2") />
         </div>
         {tooltip}
         <p class="axis-note" id="pooling-note">{move || {
@@ -350,17 +351,19 @@ fn LabMaps(state: RwSignal<LabState>, runs: Runs, pictures: Pictures, lambda: Me
 
 /// SNR against λ, against the noise amplitude, and the noise mass against context length.
 #[component]
-fn LabCharts(runs: Runs, lambda: Memo<f32>, lambda_committed: RwSignal<f32>, metrics: RwSignal<LabMetrics>, noise_points: RwSignal<Vec<NoiseSweepPoint>>, mass_points: RwSignal<Vec<NoiseMassPoint>>) -> impl IntoView {
+fn LabCharts(state: RwSignal<LabState>, runs: Runs, lambda: Memo<f32>, lambda_committed: RwSignal<f32>, metrics: RwSignal<LabMetrics>, noise_points: RwSignal<Vec<NoiseSweepPoint>>, mass_points: RwSignal<Vec<NoiseMassPoint>>) -> impl IntoView {
     let lambda_curve = Memo::new(move |_| runs.with(|run| run.lambda_curve(121)));
+    let n = Memo::new(move |_| runs.with(|r| r.n()).unwrap_or(0));
+    let stem = move |figure: &'static str| Signal::derive(move || state.with(|s| s.file_stem(figure, n.get())));
     view! {
         <div class="charts">
             <figure class="panel">
-                <Chart id="chart-lambda" label="SNR of differential attention against λ" spec=Signal::derive(move || lambda_chart(lambda_curve.get()))
+                <Chart id="chart-lambda" label="SNR of differential attention against λ" spec=Signal::derive(move || lambda_chart(lambda_curve.get())) file=stem("snr-against-lambda")
                     overlay=Signal::derive(move || Some(lambda_marker(lambda.get(), metrics.get()))) />
                 <figcaption class="explain">"Signal-to-noise ratio of A1 − λ·A2 as λ varies (log scale). At λ = 0 it is standard attention; too large a λ subtracts the signal too. The best λ cancels as much shared noise as possible."</figcaption>
             </figure>
             <figure class="panel">
-                <Chart id="chart-noise" label="SNR against noise amplitude" spec=Signal::derive(move || noise_chart(&noise_points.get(), lambda_committed.get())) empty="Computing the first noise level…" />
+                <Chart id="chart-noise" label="SNR against noise amplitude" spec=Signal::derive(move || noise_chart(&noise_points.get(), lambda_committed.get())) empty="Computing the first noise level…" file=stem("snr-against-noise") />
                 <p class="axis-note" id="noise-progress" data-points=move || noise_points.with(|p| p.len())>{move || {
                     let (done, all) = (noise_points.with(|p| p.len()), engine::noise_grid().len());
                     if done < all { format!("Computing noise level {} of {all} (each one a whole problem)…", done + 1) } else { format!("{all} noise levels, σ from 0 to 6.") }
@@ -368,7 +371,7 @@ fn LabCharts(runs: Runs, lambda: Memo<f32>, lambda_committed: RwSignal<f32>, met
                 <figcaption class="explain">"As the noise grows, standard attention's SNR falls until a signal key gets less than twice the weight of an average noise key: there it stops being usable. Differential attention holds on longer when the noise is shared."</figcaption>
             </figure>
             <figure class="panel">
-                <Chart id="chart-context" label="Noise mass of one query against context length" spec=Signal::derive(move || context_chart(&mass_points.get())) empty="Computing the noise mass at eight context lengths…" />
+                <Chart id="chart-context" label="Noise mass of one query against context length" spec=Signal::derive(move || context_chart(&mass_points.get())) empty="Computing the noise mass at eight context lengths…" file=stem("noise-mass-against-context") />
                 <figcaption class="explain">"The total weight one query puts on noise keys, from 1k to 128k keys (log axis). Each noise key gets almost nothing, but they add up: 0.0001% per key over 128 000 keys is 12.8% (0.001% would be 128%, impossible, since a softmax row sums to 1). The differential curve adds up |weight| of A1 − λ·A2: its rows sum to 1 − λ but hold positive and negative weights, so its total can exceed 1."</figcaption>
             </figure>
         </div>
