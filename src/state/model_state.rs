@@ -196,6 +196,15 @@ impl Knob {
 }
 
 impl ModelState {
+    /// A downloaded explorer figure's file name without extension: the model, the figure,
+    /// the layer and head it shows, then the prompt (context, seed; "typed" for a typed
+    /// one) and the logits' precision when quantised.
+    pub fn file_stem(&self, model: &str, figure: &str, layer: usize, head: usize) -> String {
+        let prompt = if self.text.is_some() { "typed".to_string() } else { format!("ctx{}-seed{}", self.context, self.seed) };
+        let bits = self.bits.map(|b| format!("-{b}bit")).unwrap_or_default();
+        format!("difflens-explorer-{model}-{figure}-layer{layer}-head{head}-{prompt}{bits}")
+    }
+
     /// Reads a link; every adjusted or ignored value gets a notice. Layer and head are
     /// checked against the loaded model later (`clamp_to_model`).
     pub fn from_params(params: &[(String, String)]) -> (Self, Vec<String>) {
@@ -372,6 +381,14 @@ impl ModelState {
 mod tests {
     use super::*;
     use crate::state::query;
+
+    #[test]
+    fn a_figure_file_says_the_model_head_and_prompt() {
+        let s = ModelState { context: 256, seed: 7, ..ModelState::default() };
+        assert_eq!(s.file_stem("diff_v1", "A1", 2, 3), "difflens-explorer-diff_v1-A1-layer2-head3-ctx256-seed7");
+        let typed = ModelState { text: Some("a b".into()), bits: Some(4), ..s };
+        assert_eq!(typed.file_stem("diff_v2", "A2", 0, 1), "difflens-explorer-diff_v2-A2-layer0-head1-typed-4bit");
+    }
 
     #[test]
     fn round_trips_and_clamps() {

@@ -46,11 +46,12 @@ for (const [mode, density] of [['cpu', 3], ['gpu', 1]]) {
       await lab.screenshot({ path: artifact(`figures-lab-${mode}.png`), fullPage: true });
 
       // Downloads: each is the figure or its numbers, named by the state it shows.
-      const save = async (sel) => {
-        const [file] = await Promise.all([lab.waitForEvent('download'), lab.click(sel)]);
+      const saveFrom = (page) => async (sel) => {
+        const [file] = await Promise.all([page.waitForEvent('download'), page.click(sel)]);
         fs.copyFileSync(await file.path(), artifact(`${mode}-${file.suggestedFilename()}`));
         return { name: file.suggestedFilename(), text: fs.readFileSync(await file.path(), 'latin1') };
       };
+      const save = saveFrom(lab);
       const utf8 = (t) => Buffer.from(t, 'latin1').toString('utf8');
       const svg = await save('.chart-wrap:has(#chart-context) .export-svg');
       assert.equal(svg.name, 'difflens-lab-noise-mass-against-context-n256-lambda0.80-sigma1.50-seed1.svg');
@@ -94,6 +95,17 @@ for (const [mode, density] of [['cpu', 3], ['gpu', 1]]) {
       await lesson.waitForFunction(() => document.querySelector('.lesson-figure canvas[data-drawn="true"]'));
       const [weights] = await chartsAreCrisp(lesson, 'lesson step 1');
       assert.ok(weights.y.every((l) => /^10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+$/.test(l)), `decades on the weight axis (${weights.y})`);
+
+      // The explorer's maps download named by model, layer, head and prompt, in full (T ≤ 128).
+      const explorer = await b.open('#/model?view=compare&ctx=64&seed=5');
+      await explorer.waitForFunction(() => document.querySelectorAll('.predictions li').length === 3 && /^Layer \d+, head \d+/.test(document.querySelector('#which-diff_v1')?.textContent));
+      const [, layer, head] = (await explorer.textContent('#which-diff_v1')).match(/^Layer (\d+), head (\d+)/);
+      const v1 = await saveFrom(explorer)('#cmp-diff_v1-main .export-csv');
+      assert.equal(v1.name, `difflens-explorer-diff_v1-A1-minus-lambda-A2-layer${layer}-head${head}-ctx64-seed5.csv`);
+      const t = await explorer.evaluate(() => document.querySelector('#cmp-diff_v1-main canvas.map').width);
+      const body = utf8(v1.text).trim().split('\n');
+      assert.match(body[0], new RegExp(`^# A1 − λ·A2: the full ${t} × ${t} map`));
+      assert.equal(body.length, t + 2, 'a header, the column numbers and one line per query');
       assert.deepEqual(b.errors, [], 'no errors in the console');
     } finally {
       await b.stop();

@@ -248,6 +248,9 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
     };
     let diff = kind != AttentionKind::Baseline;
     let main_title = if diff { "A1 − λ·A2" } else { "A (softmax)" };
+    let stem = move |figure: &'static str| {
+        Signal::derive(move || here.get().map(|(l, h, _)| state.with(|s| s.file_stem(slug, figure, l, h))).unwrap_or_else(|| format!("difflens-explorer-{slug}-{figure}")))
+    };
     view! {
         <article class="panel column" id=format!("col-{slug}")>
             <h3>{kind_title(kind)}</h3>
@@ -255,11 +258,12 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
             <p class="axis-note where" id=format!("where-{slug}")>{move || columns.with(|c| c.as_ref().map(|c| c.cache[col].computed_on.sentence()))}</p>
             <LambdaPanel kind state columns />
             <p class="axis-note" id=format!("which-{slug}")>{move || here.get().map(|(l, h, auto)| format!("Layer {l}, head {h}: {}", if auto { "the head with the most net weight on the asked needle" } else { "picked on the grid" }))}</p>
-            <Heatmap id=format!("cmp-{slug}-main") title=main_title map=Signal::derive(move || maps.get().map(|m| m.0)) n signal_keys=span hover marked_row=marked ticks_mark=ticks labels />
+            <Heatmap id=format!("cmp-{slug}-main") title=main_title map=Signal::derive(move || maps.get().map(|m| m.0)) n signal_keys=span hover marked_row=marked ticks_mark=ticks labels
+                file=stem(if diff { "A1-minus-lambda-A2" } else { "A" }) />
             {diff.then(|| view! {
                 <div class="pair">
-                    <Heatmap id=format!("cmp-{slug}-a1") title="A1" map=Signal::derive(move || maps.get().and_then(|m| m.1.map(|p| p.0))) n signal_keys=span hover marked_row=marked ticks_mark=ticks />
-                    <Heatmap id=format!("cmp-{slug}-a2") title="A2" map=Signal::derive(move || maps.get().and_then(|m| m.1.map(|p| p.1))) n signal_keys=span hover marked_row=marked ticks_mark=ticks />
+                    <Heatmap id=format!("cmp-{slug}-a1") title="A1" map=Signal::derive(move || maps.get().and_then(|m| m.1.map(|p| p.0))) n signal_keys=span hover marked_row=marked ticks_mark=ticks file=stem("A1") />
+                    <Heatmap id=format!("cmp-{slug}-a2") title="A2" map=Signal::derive(move || maps.get().and_then(|m| m.1.map(|p| p.1))) n signal_keys=span hover marked_row=marked ticks_mark=ticks file=stem("A2") />
                 </div>
             })}
             <p class="axis-note" id=format!("lambda-{slug}")>{move || { let (l, _, _) = here.get()?; let x = run()?; Some(lambda_sentence(&x, l)) }}</p>
