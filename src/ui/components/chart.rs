@@ -549,10 +549,19 @@ pub fn Chart(
     let drawn_ticks = RwSignal::new(AxisTicks::default());
     // Bumped when the chart's box changes width: the chart is redrawn for its new size.
     let resized = RwSignal::new(0u32);
+    let measured_for = StoredValue::new(None::<u32>);
     Effect::new(move |_| {
-        resized.track();
+        let size = resized.get();
         let Some(c) = canvas.get() else { return };
-        let fit = Fit::measure(&c);
+        // Measured once per size (a measure forces a layout, and the slow charts redraw
+        // for every point they gain while the page is still loading).
+        let fit = match (fitted.get_untracked(), measured_for.get_value()) {
+            (Some(f), Some(at)) if at == size => f,
+            _ => {
+                measured_for.set_value(Some(size));
+                Fit::measure(&c)
+            }
+        };
         fit.apply(&c);
         if let Some(t) = top.get_untracked() {
             fit.apply(&t);
