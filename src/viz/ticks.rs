@@ -99,6 +99,12 @@ pub fn linear(lo: f64, hi: f64, max_count: usize) -> Vec<Tick> {
     ticks
 }
 
+/// Round whole indices 0 … n − 1 to number a map's axis: at most `max_count` of them.
+pub fn indices(n: usize, max_count: usize) -> Vec<Tick> {
+    // Whole numbers, written as such even where a short axis's step is 0.5.
+    linear(0.0, n.saturating_sub(1) as f64, max_count).into_iter().filter(|t| t.at.fract() == 0.0).map(|t| Tick { label: format(t.at, 1.0), ..t }).collect()
+}
+
 /// At most `max_count` ticks on a log axis covering log10 values [lo, hi]: every decade (or
 /// every 2nd, 3rd, … when there are too many); within a span too short for two decades,
 /// 1, 2 and 5 × 10^k; within a span too short for those, round values of a linear axis.
@@ -176,6 +182,12 @@ mod tests {
         let t = log(0.63f64.log10(), 0.8f64.log10(), 5);
         assert_eq!(labels(&t), ["0.65", "0.70", "0.75", "0.80"]);
         assert!((t[0].at - 0.65f64.log10()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn indices_are_whole_and_round() {
+        assert_eq!(labels(&indices(256, 6)), ["0", "50", "100", "150", "200", "250"]);
+        assert_eq!(labels(&indices(3, 6)), ["0", "1", "2"]);
     }
 
     #[test]

@@ -171,9 +171,8 @@ fn Ruler(axis: Axis, #[prop(into)] n: Signal<usize>) -> impl IntoView {
     };
     let marks = move || {
         let n = n.get();
-        crate::viz::ticks::linear(0.0, n.saturating_sub(1) as f64, 6)
+        crate::viz::ticks::indices(n, 6)
             .into_iter()
-            .filter(|t| t.at.fract() == 0.0)
             .map(|t| view! { <span style=format!("{side}:{:.3}%", (t.at + 0.5) / n.max(1) as f64 * 100.0)>{t.label}</span> })
             .collect_view()
     };

@@ -48,7 +48,7 @@ pub fn png(map: &web_sys::HtmlCanvasElement, bar: &web_sys::HtmlCanvasElement, f
     ctx.set_stroke_style_str(INK);
     ctx.set_line_width(1.0);
     let n = f.n.max(1);
-    for t in ticks::linear(0.0, (n - 1) as f64, 6).into_iter().filter(|t| t.at.fract() == 0.0) {
+    for t in ticks::indices(n, 6) {
         let at = (t.at + 0.5) / n as f64 * MAP;
         text(&t.label, LEFT + at, TOP - 8.0, "12px sans-serif", INK, "center");
         text(&t.label, LEFT - 8.0, TOP + at + 4.0, "12px sans-serif", INK, "right");
