@@ -1,11 +1,32 @@
 //! How a view is shown, on any page: `present=1` (a projector: large type, no header or
 //! navigation, only the controls `controls=lambda,n` names), `embed=1` (the same, sized
 //! for an `<iframe>`) and `lock=1` (the page never rewrites its link, so a reload
-//! restores the teacher's values). These keys belong to the shell, not to a page: the
-//! route takes them out before a page reads its own parameters.
+//! restores the teacher's values), and `theme=dark` or `theme=light` (without it the
+//! page follows the system's setting). These keys belong to the shell, not to a page:
+//! the route takes them out before a page reads its own parameters.
 
 /// The keys this module owns.
-pub const KEYS: [&str; 4] = ["present", "embed", "lock", "controls"];
+pub const KEYS: [&str; 5] = ["present", "embed", "lock", "controls", "theme"];
+
+/// A colour theme the reader (or the link) chose over the system's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    Light,
+    Dark,
+}
+
+impl Theme {
+    pub fn slug(self) -> &'static str {
+        match self {
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Theme> {
+        [Theme::Light, Theme::Dark].into_iter().find(|t| t.slug() == raw.trim())
+    }
+}
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Display {
@@ -14,6 +35,8 @@ pub struct Display {
     pub lock: bool,
     /// The controls to keep in presenter and embed mode (`None`: all of them).
     pub controls: Option<Vec<String>>,
+    /// `None`: the system's theme (`prefers-color-scheme`).
+    pub theme: Option<Theme>,
     /// What the link said that could not be used, one sentence each.
     pub notes: Vec<String>,
 }
@@ -55,6 +78,12 @@ impl Display {
                     }
                     d.controls = Some(keys);
                 }
+                "theme" => {
+                    d.theme = Theme::parse(&raw);
+                    if d.theme.is_none() {
+                        d.notes.push(format!("theme={} is not light or dark; the page follows the system's theme", raw.chars().take(40).collect::<String>()));
+                    }
+                }
                 _ => rest.push((key, raw)),
             }
         }
@@ -75,6 +104,9 @@ impl Display {
         }
         if let Some(c) = &self.controls {
             out.push(("controls".into(), c.join(",")));
+        }
+        if let Some(t) = self.theme {
+            out.push(("theme".into(), t.slug().into()));
         }
         out
     }
@@ -127,6 +159,19 @@ mod tests {
         assert_eq!(query::format(&d.to_params()), "present=1&lock=1&controls=lambda%2Cn");
         let (back, _) = Display::split(d.to_params());
         assert_eq!(back, d);
+    }
+
+    #[test]
+    fn a_theme_is_kept_in_the_link_and_garbage_falls_back_to_the_system() {
+        let (d, rest) = Display::split(query::parse("theme=dark&n=64"));
+        assert_eq!((d.theme, rest), (Some(Theme::Dark), query::parse("n=64")));
+        assert_eq!(query::format(&d.to_params()), "theme=dark");
+        let (light, _) = Display::split(query::parse("present=1&theme=light"));
+        assert_eq!(query::format(&light.to_params()), "present=1&theme=light");
+        let (bad, _) = Display::split(query::parse("theme=%3Cpink%3E"));
+        assert_eq!(bad.theme, None);
+        assert!(bad.notes.iter().any(|n| n.contains("<pink>") && n.contains("system")), "{:?}", bad.notes);
+        assert!(bad.to_params().is_empty(), "a theme that was not understood is not written back");
     }
 
     #[test]

@@ -5,7 +5,9 @@
 use super::backend::{detect, Backend};
 use super::embed::EmbedCode;
 use super::pages::{arch::ArchPage, bench::BenchPage, lab::LabPage, lesson::LessonPage, model::ModelPage};
+use super::offline::Offline;
 use super::route::{Page, Router};
+use super::theme::{self, ThemeSelect};
 use leptos::prelude::*;
 
 #[component]
@@ -16,6 +18,8 @@ pub fn App() -> impl IntoView {
         backend.set(found);
     });
     let router = Router::provide();
+    let offline = super::offline::register();
+    theme::provide(router.theme.into());
     let page = Memo::new(move |_| router.asked.with(|r| r.page));
     let display = Memo::new(move |_| router.asked.with(|r| r.display.clone()));
     let reduced = Memo::new(move |_| display.with(|d| d.reduced()));
@@ -30,7 +34,10 @@ pub fn App() -> impl IntoView {
                 <h1>"DiffLens"</h1>
                 <p class="pitch">"Watch differential attention cancel the noise floor of softmax attention."</p>
             </div>
-            <BackendBadge backend />
+            <div class="header-tools">
+                <ThemeSelect />
+                <BackendBadge backend />
+            </div>
         </header>
         <Show when=move || !reduced.get()>
             <nav class="pages" aria-label="Pages">
@@ -68,6 +75,7 @@ pub fn App() -> impl IntoView {
         <Show when=move || !reduced.get()>
             <footer>
                 "DiffLens follows the official DIFF Transformer code (microsoft/unilm). Every number on this page is computed in your browser."
+                <span id="offline-status" data-state=move || offline.with(Offline::slug)>{move || offline.with(|o| { let s = o.sentence(); if s.is_empty() { s } else { format!(" {s}") } })}</span>
             </footer>
         </Show>
     }

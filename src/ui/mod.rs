@@ -4,9 +4,11 @@ mod app;
 mod backend;
 mod components;
 mod embed;
+mod offline;
 mod pages;
 mod panic_banner;
 mod route;
+mod theme;
 
 /// Milliseconds from the page's high-resolution clock (0 where there is none).
 fn now_ms() -> f64 {

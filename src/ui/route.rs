@@ -3,6 +3,7 @@
 //! is open, and remember each page's last link for the navigation.
 
 pub use crate::state::route::{Page, Route};
+use crate::state::display::Theme;
 use leptos::prelude::*;
 use std::collections::HashMap;
 
@@ -27,7 +28,11 @@ pub struct Router {
     pub asked: RwSignal<Route>,
     /// Each page's link as the page last described its state: the navigation points
     /// there, so Lab → Model → Lab comes back to the same λ.
-    links: RwSignal<HashMap<Page, String>>,
+    links: RwSignal<HashMap<Page, Route>>,
+    /// The colour theme the link or the reader chose (`None`: the system's). Every link
+    /// the app writes carries it, so a theme picked in the header survives navigation,
+    /// a drag's link write and a reload.
+    pub theme: RwSignal<Option<Theme>>,
     /// The hash the address bar shows as far as the app knows (set at start, on every
     /// `hashchange`, and by the app's own writes). If the bar shows something else, the
     /// user has just navigated and the `hashchange` is still queued: the app must not
@@ -49,11 +54,15 @@ fn address_hash() -> String {
 impl Router {
     /// Creates the router, listens for `hashchange` and provides it as context.
     pub fn provide() -> Self {
-        let router = Router { asked: RwSignal::new(current()), links: RwSignal::new(HashMap::new()), known: StoredValue::new(address_hash()), pending: StoredValue::new_local(None) };
+        let asked = current();
+        let theme = RwSignal::new(asked.display.theme);
+        let router = Router { asked: RwSignal::new(asked), links: RwSignal::new(HashMap::new()), theme, known: StoredValue::new(address_hash()), pending: StoredValue::new_local(None) };
         let _ = window_event_listener(leptos::ev::hashchange, move |_| {
             router.cancel_pending();
             router.known.set_value(address_hash());
-            router.asked.set(current());
+            let route = current();
+            router.theme.set(route.display.theme);
+            router.asked.set(route);
         });
         // A click on an in-app link navigates after this listener returns: a link write
         // still waiting would land during that navigation and cancel it, so it is made
@@ -75,18 +84,28 @@ impl Router {
 
     /// Where the navigation link of `page` goes.
     pub fn link(&self, page: Page) -> String {
-        self.links.with(|l| l.get(&page).cloned()).unwrap_or_else(|| format!("#/{}", page.slug()))
+        let mut route = self.links.with(|l| l.get(&page).cloned()).unwrap_or_else(|| Route::to(page, vec![]));
+        route.display.theme = self.theme.get();
+        route.to_hash()
+    }
+
+    /// Shows `theme` (`None`: the system's) and writes it into the address bar's link.
+    pub fn set_theme(&self, theme: Option<Theme>) {
+        self.theme.set(theme);
+        let mut route = current();
+        route.display.notes.clear();
+        self.write_address(&route);
     }
 
     /// Remembers `page`'s state for the navigation at once (cheap: a drag may call it
     /// every frame); the address bar follows with [`Router::write_address`].
     pub fn remember(&self, page: Page, params: Vec<(String, String)>) -> Route {
         // The display (presenter, embed, lock) stays what the link asked for.
-        let route = Route { display: self.asked.with_untracked(|r| r.display.without_notes()), ..Route::to(page, params) };
-        let hash = route.to_hash();
-        if self.links.with_untracked(|l| l.get(&page) != Some(&hash)) {
+        let mut route = Route { display: self.asked.with_untracked(|r| r.display.without_notes()), ..Route::to(page, params) };
+        route.display.theme = self.theme.get_untracked();
+        if self.links.with_untracked(|l| l.get(&page) != Some(&route)) {
             self.links.update(|l| {
-                l.insert(page, hash);
+                l.insert(page, route.clone());
             });
         }
         route
@@ -104,6 +123,9 @@ impl Router {
         if self.known.try_with_value(|k| *k != address_hash()).unwrap_or(true) {
             return;
         }
+        // The theme is the one on screen (the reader may have picked it after `route`
+        // was made).
+        let route = Route { display: crate::state::display::Display { theme: self.theme.get_untracked(), ..route.display.clone() }, ..route.clone() };
         if let Ok(history) = window.history() {
             let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&route.to_hash()));
             self.known.set_value(address_hash());

@@ -4,5 +4,6 @@
 pub mod colormap;
 pub mod export;
 pub mod labels;
+pub mod palette;
 pub mod pooling;
 pub mod ticks;

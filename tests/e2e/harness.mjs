@@ -15,8 +15,11 @@ const BASE_FLAGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disab
 const GPU_FLAGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-angle=swiftshader'];
 
 /** Starts the server and a browser; `mode` is 'gpu' or 'cpu'; `phone`: a 390 × 844 touch
- * screen at twice the pixel density; `density`: a desktop screen's devicePixelRatio. */
-export async function start(mode, { phone = false, density = 1 } = {}) {
+ * screen at twice the pixel density; `density`: a desktop screen's devicePixelRatio;
+ * `colorScheme`: the system's theme the pages see ('light' or 'dark'); `offline`: let the
+ * site's service worker run (the other tests block it: a page it serves from its saved
+ * copy would bypass their `page.route` fakes of a slow or failing network). */
+export async function start(mode, { phone = false, density = 1, colorScheme = 'light', offline = false } = {}) {
   // DIFFLENS_DIST serves another build (e.g. an older commit's, to see a test fail there).
   const dist = process.env.DIFFLENS_DIST || path.join(ROOT, 'dist');
   if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error('dist/ is missing: build with scripts/test.sh');
@@ -28,6 +31,8 @@ export async function start(mode, { phone = false, density = 1 } = {}) {
     args: [...BASE_FLAGS, ...(mode === 'gpu' ? GPU_FLAGS : [])],
     viewport: phone ? { width: 390, height: 844 } : { width: 1400, height: 1000 },
     ...(phone ? { hasTouch: true, isMobile: true, deviceScaleFactor: 2 } : { deviceScaleFactor: density }),
+    colorScheme,
+    serviceWorkers: offline ? 'allow' : 'block',
   });
   const errors = [];
   const open = async (hash = '#/lab') => {
@@ -43,10 +48,10 @@ export async function start(mode, { phone = false, density = 1 } = {}) {
   };
   const stop = async () => {
     await context.close();
-    server.close();
+    if (server.listening) server.close();
     fs.rmSync(userDataDir, { recursive: true, force: true });
   };
-  return { url, open, errors, stop, context };
+  return { url, open, errors, stop, context, server };
 }
 
 export function artifact(name) {

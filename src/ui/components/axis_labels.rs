@@ -3,7 +3,9 @@
 //! the cells are smaller than the text is `viz::labels::place`'s choice.
 
 use super::canvas::context_2d;
+use crate::ui::theme;
 use crate::viz::labels::{place, AxisLabel, Emphasis};
+use crate::viz::palette::{css, Palette};
 use leptos::html;
 use leptos::prelude::*;
 
@@ -21,19 +23,15 @@ pub enum Axis {
     Queries,
 }
 
-fn style(e: Emphasis) -> (&'static str, &'static str) {
-    // Colours with at least 4.5:1 contrast on white; weight tells them apart without colour.
-    match e {
-        Emphasis::Asked => ("bold", "#a03f00"),
-        Emphasis::Needle => ("bold", "#542788"),
-        Emphasis::Query | Emphasis::Answer => ("bold", "#1d2330"),
-        Emphasis::Plain => ("normal", "#4d5566"),
-    }
+/// Weight tells the emphases apart without colour; the palette's colours read at 4.5:1
+/// or more on the panel in either theme.
+fn weight(e: Emphasis) -> &'static str {
+    if e == Emphasis::Plain { "normal" } else { "bold" }
 }
 
 /// Paints `labels` along `axis` of a canvas whose CSS box is `w × h`; `hovered` is the
 /// token under the crosshair, always labelled and highlighted.
-fn paint(canvas: &web_sys::HtmlCanvasElement, axis: Axis, labels: &[AxisLabel], hovered: Option<usize>) -> Option<()> {
+fn paint(canvas: &web_sys::HtmlCanvasElement, axis: Axis, labels: &[AxisLabel], hovered: Option<usize>, pal: &Palette) -> Option<()> {
     let rect = canvas.get_bounding_client_rect();
     let (w, h) = (rect.width(), rect.height());
     let dpr = web_sys::window()?.device_pixel_ratio().max(1.0);
@@ -49,7 +47,7 @@ fn paint(canvas: &web_sys::HtmlCanvasElement, axis: Axis, labels: &[AxisLabel], 
     let emphasis: Vec<Emphasis> = labels.iter().map(|l| l.emphasis).collect();
     let cell = length / labels.len().max(1) as f64;
     for i in place(&emphasis, length, PITCH_PX, hovered) {
-        let (weight, colour) = style(labels[i].emphasis);
+        let (weight, colour) = (weight(labels[i].emphasis), css(pal.label(labels[i].emphasis)));
         let centre = (i as f64 + 0.5) * cell;
         ctx.save();
         match axis {
@@ -73,7 +71,7 @@ fn paint(canvas: &web_sys::HtmlCanvasElement, axis: Axis, labels: &[AxisLabel], 
             ctx.fill_rect(start, -PITCH_PX / 2.0, width + 6.0, PITCH_PX);
             ctx.set_fill_style_str("#1d2330");
         } else {
-            ctx.set_fill_style_str(colour);
+            ctx.set_fill_style_str(&colour);
         }
         ctx.fill_text(text, 0.0, 0.5).ok()?;
         ctx.restore();
@@ -89,9 +87,10 @@ pub fn AxisLabelStrip(axis: Axis, #[prop(into)] labels: Signal<Vec<AxisLabel>>, 
     Effect::new(move |_| {
         resized.track();
         let h = hovered.get();
+        let pal = theme::palette();
         labels.with(|l| {
             if let Some(c) = canvas.get() {
-                paint(&c, axis, l, h);
+                paint(&c, axis, l, h, &pal);
             }
         });
     });

@@ -14,8 +14,10 @@ use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters_canvas::CanvasBackend;
+use crate::viz::palette::{css, Palette, Rgb};
 use crate::viz::{export, ticks};
 use super::download;
+use crate::ui::theme;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
@@ -82,13 +84,9 @@ impl Frame {
     }
 }
 
-/// Colour-blind-safe pair (blue / orange) plus a neutral for markers.
-pub const BLUE: (u8, u8, u8) = (33, 102, 172);
-pub const ORANGE: (u8, u8, u8) = (230, 97, 1);
-pub const GREY: (u8, u8, u8) = (90, 99, 117);
-pub const RED: (u8, u8, u8) = (178, 24, 43);
+pub use crate::viz::palette::{BLUE, GREY, ORANGE, RED};
 
-fn rgb(c: (u8, u8, u8)) -> RGBColor {
+fn rgb(c: Rgb) -> RGBColor {
     RGBColor(c.0, c.1, c.2)
 }
 
@@ -157,9 +155,6 @@ impl Fit {
 
 }
 
-const LABEL_INK: RGBColor = RGBColor(61, 68, 82);
-const GRID_INK: RGBColor = RGBColor(228, 231, 238);
-
 fn font(size_css: f64, fit: &Fit) -> FontDesc<'static> {
     ("sans-serif", size_css * fit.dpr * fit.font_scale).into_font()
 }
@@ -204,27 +199,28 @@ pub struct AxisTicks {
     pub y: Vec<String>,
 }
 
-/// Draws the static chart at `fit`; returns its frame and ticks (`None` when there was
-/// nothing to draw).
-pub fn draw(canvas: web_sys::HtmlCanvasElement, spec: &ChartSpec, fit: &Fit) -> Result<Option<(Frame, AxisTicks)>, String> {
+/// Draws the static chart at `fit` in `pal`'s colours; returns its frame and ticks
+/// (`None` when there was nothing to draw).
+pub fn draw(canvas: web_sys::HtmlCanvasElement, spec: &ChartSpec, fit: &Fit, pal: &Palette) -> Result<Option<(Frame, AxisTicks)>, String> {
     let measure = canvas.clone();
     let root = CanvasBackend::with_canvas_object(canvas).ok_or("no 2D canvas context")?.into_drawing_area();
-    draw_on(&root, spec, fit, &|text, size| text_width(&measure, text, size, fit), false)
+    draw_on(&root, spec, fit, pal, &|text, size| text_width(&measure, text, size, fit), false)
 }
 
 /// Draws `spec` on any plotters backend (the page's canvas, an exported PNG's or SVG's);
 /// `width` measures text in the backend's pixels; `legend` draws the legend in a strip
 /// under the chart (an exported figure has no HTML around it).
-fn draw_on<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, spec: &ChartSpec, fit: &Fit, width: &dyn Fn(&str, f64) -> f64, legend: bool) -> Result<Option<(Frame, AxisTicks)>, String> {
+fn draw_on<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, spec: &ChartSpec, fit: &Fit, pal: &Palette, width: &dyn Fn(&str, f64) -> f64, legend: bool) -> Result<Option<(Frame, AxisTicks)>, String> {
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     let p = pens();
     let px = |v: f64| fit.px(v);
-    area.fill(&WHITE).map_err(e)?;
+    let (ink, hue) = (rgb(pal.ink), |c: Rgb| rgb(pal.hue(c)));
+    area.fill(&rgb(pal.paper)).map_err(e)?;
     let named: Vec<&Series> = spec.series.iter().filter(|s| !s.name.is_empty()).collect();
     let root = if legend && named.len() > 1 {
         let strip = px(p.small * 1.6 * legend_rows(&named, fit, width) as f64 + p.small);
         let (top, bottom) = area.split_vertically(area.dim_in_pixel().1 as i32 - strip);
-        draw_legend(&bottom, &named, fit, width).map_err(e)?;
+        draw_legend(&bottom, &named, fit, pal, width).map_err(e)?;
         top
     } else {
         area.clone()
@@ -246,7 +242,7 @@ fn draw_on<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, s
     let room = fit.css_w * fit.dpr - 2.0 * px(8.0) as f64;
     let caption = (0..).map(|k| p.caption - k as f64).find(|c| *c <= p.small || width(&spec.title, *c) <= room).unwrap_or(p.small);
     let mut chart = ChartBuilder::on(&root)
-        .caption(&spec.title, font(caption, fit))
+        .caption(&spec.title, font(caption, fit).color(&ink))
         .margin(px(10.0))
         .x_label_area_size(px(p.small * 3.2))
         .y_label_area_size(px(p.small * 5.0))
@@ -276,8 +272,8 @@ fn draw_on<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, s
         .y_labels(0)
         .x_desc(&spec.x_label)
         .y_desc(&spec.y_label)
-        .axis_desc_style(font(p.small, fit).color(&LABEL_INK))
-        .axis_style(RGBColor(140, 146, 160).stroke_width(px(1.0).max(1) as u32))
+        .axis_desc_style(font(p.small, fit).color(&ink))
+        .axis_style(rgb(pal.axis).stroke_width(px(1.0).max(1) as u32))
         .draw()
         .map_err(e)?;
     let tick = |log: bool, range: &std::ops::Range<f64>, count: usize| if log { ticks::log(range.start, range.end, count) } else { ticks::linear(range.start, range.end, count) };
@@ -290,27 +286,27 @@ fn draw_on<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, s
     };
     let x_ticks = most(spec.x_log, &xr, &|t| width(&t.label, p.small), &|v| frame.x.0 * v + frame.x.1);
     let y_ticks = most(spec.y_log, &yr, &|_| px(p.small) as f64, &|v| frame.y.0 * v + frame.y.1);
-    let grid = GRID_INK.stroke_width(px(1.0).max(1) as u32);
+    let grid = rgb(pal.grid).stroke_width(px(1.0).max(1) as u32);
     for t in &x_ticks {
         chart.draw_series(std::iter::once(PathElement::new(vec![(t.at, yr.start), (t.at, yr.end)], grid))).map_err(e)?;
     }
     for t in &y_ticks {
         chart.draw_series(std::iter::once(PathElement::new(vec![(xr.start, t.at), (xr.end, t.at)], grid))).map_err(e)?;
     }
-    let label_style = font(p.small, fit).color(&LABEL_INK);
+    let label_style = font(p.small, fit).color(&ink);
     for t in &x_ticks {
         let (x, y) = chart.backend_coord(&(t.at, yr.start));
-        root.draw(&PathElement::new(vec![(x, y), (x, y + px(4.0))], LABEL_INK.stroke_width(px(1.0).max(1) as u32))).map_err(e)?;
+        root.draw(&PathElement::new(vec![(x, y), (x, y + px(4.0))], ink.stroke_width(px(1.0).max(1) as u32))).map_err(e)?;
         root.draw(&Text::new(t.label.clone(), (x, y + px(6.0)), label_style.pos(Pos::new(HPos::Center, VPos::Top)))).map_err(e)?;
     }
     for t in &y_ticks {
         let (x, y) = chart.backend_coord(&(xr.start, t.at));
-        root.draw(&PathElement::new(vec![(x - px(4.0), y), (x, y)], LABEL_INK.stroke_width(px(1.0).max(1) as u32))).map_err(e)?;
+        root.draw(&PathElement::new(vec![(x - px(4.0), y), (x, y)], ink.stroke_width(px(1.0).max(1) as u32))).map_err(e)?;
         root.draw(&Text::new(t.label.clone(), (x - px(6.0), y), label_style.pos(Pos::new(HPos::Right, VPos::Center)))).map_err(e)?;
     }
     let line = px(p.line).max(1) as u32;
     for s in &spec.series {
-        let style = rgb(s.color).stroke_width(line);
+        let style = hue(s.color).stroke_width(line);
         let points = s.points.iter().copied().filter_map(map);
         match s.dashed {
             true => chart.draw_series(DashedLineSeries::new(points, px(7.0), px(5.0), style)).map(|_| ()),
@@ -318,13 +314,13 @@ fn draw_on<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, s
         }
         .map_err(e)?;
     }
-    chart.draw_series(spec.dots.iter().copied().filter_map(map).map(|p| Circle::new(p, px(4.0), rgb(RED).filled()))).map_err(e)?;
+    chart.draw_series(spec.dots.iter().copied().filter_map(map).map(|p| Circle::new(p, px(4.0), hue(RED).filled()))).map_err(e)?;
     let mut rows = LabelRows { rows: vec![], gap: px(4.0) as f64 };
     let mut markers: Vec<&Marker> = spec.markers.iter().collect();
     markers.sort_by(|a, b| a.x.total_cmp(&b.x));
     for m in markers {
         let Some(x) = axis(m.x, spec.x_log) else { continue };
-        let color = rgb(m.color);
+        let color = hue(m.color);
         chart.draw_series(std::iter::once(PathElement::new(vec![(x, yr.start), (x, yr.end)], color.stroke_width(px(1.0).max(1) as u32)))).map_err(e)?;
         let bx = chart.backend_coord(&(x, yr.end)).0 as f64;
         let (start, row) = rows.place(bx, width(&m.label, p.small), (frame.left, frame.right));
@@ -359,19 +355,19 @@ fn legend_places(named: &[&Series], fit: &Fit, width: &dyn Fn(&str, f64) -> f64)
         .collect()
 }
 
-fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, named: &[&Series], fit: &Fit, width: &dyn Fn(&str, f64) -> f64) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, named: &[&Series], fit: &Fit, pal: &Palette, width: &dyn Fn(&str, f64) -> f64) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let small = pens().small;
     let px = |v: f64| fit.px(v);
     for (s, (x, row)) in named.iter().zip(legend_places(named, fit, width)) {
         let y = px(small * 0.8) + row as i32 * px(small * 1.6);
-        let (x, color) = (x.round() as i32, rgb(s.color));
+        let (x, color) = (x.round() as i32, rgb(pal.hue(s.color)));
         let sample = vec![(x, y), (x + px(small * 1.6), y)];
         let style = color.stroke_width(px(pens().line).max(1) as u32);
         match s.dashed {
             true => area.draw(&PathElement::new(vec![sample[0], (x + px(small * 0.6), y)], style)).and_then(|_| area.draw(&PathElement::new(vec![(x + px(small), y), sample[1]], style)))?,
             false => area.draw(&PathElement::new(sample, style))?,
         }
-        area.draw(&Text::new(s.name.clone(), (x + px(small * 2.2), y), font(small, fit).color(&LABEL_INK).pos(Pos::new(HPos::Left, VPos::Center))))?;
+        area.draw(&Text::new(s.name.clone(), (x + px(small * 2.2), y), font(small, fit).color(&rgb(pal.ink)).pos(Pos::new(HPos::Left, VPos::Center))))?;
     }
     Ok(())
 }
@@ -393,7 +389,8 @@ fn merged(spec: &ChartSpec, overlay: Option<&Overlay>) -> ChartSpec {
     out
 }
 
-/// The size an exported chart is drawn at, in CSS px (a slide's half width).
+/// The size an exported chart is drawn at, in CSS px (a slide's half width). Exports are
+/// drawn light whatever the theme on screen: they go on slides and paper.
 const EXPORT_FIT: Fit = Fit { css_w: 720.0, css_h: 432.0, dpr: 1.0, font_scale: 1.0 };
 
 /// Text width for exports: measured on a detached canvas, which no page layout touches.
@@ -408,7 +405,7 @@ fn export_svg(spec: &ChartSpec) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = plotters::backend::SVGBackend::with_string(&mut svg, ((fit.css_w) as u32, (fit.css_h + legend_room(spec, &fit)) as u32)).into_drawing_area();
-        draw_on(&root, spec, &fit, &detached_width(fit), true)?;
+        draw_on(&root, spec, &fit, &Palette::LIGHT, &detached_width(fit), true)?;
     }
     Ok(svg)
 }
@@ -422,7 +419,7 @@ fn export_png(spec: &ChartSpec) -> Result<String, String> {
     canvas.set_height(((fit.css_h + legend_room(spec, &fit)) * fit.dpr) as u32);
     let measure = canvas.clone();
     let root = CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2D canvas context")?.into_drawing_area();
-    draw_on(&root, spec, &fit, &|text, size| text_width(&measure, text, size, &fit), true)?;
+    draw_on(&root, spec, &fit, &Palette::LIGHT, &|text, size| text_width(&measure, text, size, &fit), true)?;
     canvas.to_data_url_with_type("image/png").map_err(|_| "the canvas cannot be read".to_string())
 }
 
@@ -443,10 +440,6 @@ fn export_csv(spec: &ChartSpec) -> String {
     export::series_csv(&spec.title, &spec.x_label, &spec.y_label, &series, &markers)
 }
 
-fn css(c: (u8, u8, u8)) -> String {
-    format!("rgb({},{},{})", c.0, c.1, c.2)
-}
-
 /// The canvas's 2D context, cleared.
 fn cleared(canvas: &web_sys::HtmlCanvasElement) -> Option<web_sys::CanvasRenderingContext2d> {
     let ctx = super::canvas::context_2d(canvas)?;
@@ -455,9 +448,11 @@ fn cleared(canvas: &web_sys::HtmlCanvasElement) -> Option<web_sys::CanvasRenderi
 }
 
 /// A blank chart with one line of text in the middle.
-fn draw_message(canvas: &web_sys::HtmlCanvasElement, text: &str, fit: &Fit) -> Option<()> {
+fn draw_message(canvas: &web_sys::HtmlCanvasElement, text: &str, fit: &Fit, pal: &Palette) -> Option<()> {
     let ctx = cleared(canvas)?;
-    ctx.set_fill_style_str(&css(GREY));
+    ctx.set_fill_style_str(&css(pal.paper));
+    ctx.fill_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
+    ctx.set_fill_style_str(&css(pal.ink));
     ctx.set_font(&format!("{}px sans-serif", pens().small * fit.dpr));
     ctx.set_text_align("center");
     let _ = ctx.fill_text(text, canvas.width() as f64 / 2.0, canvas.height() as f64 / 2.0);
@@ -466,12 +461,12 @@ fn draw_message(canvas: &web_sys::HtmlCanvasElement, text: &str, fit: &Fit) -> O
 }
 
 /// Clears the overlay canvas and draws the moving part in the static chart's frame.
-pub fn draw_overlay(canvas: &web_sys::HtmlCanvasElement, frame: &Frame, overlay: &Overlay) -> Option<()> {
+pub fn draw_overlay(canvas: &web_sys::HtmlCanvasElement, frame: &Frame, overlay: &Overlay, pal: &Palette) -> Option<()> {
     let ctx = cleared(canvas)?;
     let (p, s) = (pens(), frame.dpr);
     ctx.set_line_width(p.line * s);
     for series in &overlay.series {
-        ctx.set_stroke_style_str(&css(series.color));
+        ctx.set_stroke_style_str(&css(pal.hue(series.color)));
         ctx.begin_path();
         let mut first = true;
         for (x, y) in series.points.iter().filter_map(|p| frame.pixel(*p)) {
@@ -487,18 +482,18 @@ pub fn draw_overlay(canvas: &web_sys::HtmlCanvasElement, frame: &Frame, overlay:
     let y = frame.top + (3.0 + frame.label_rows as f64 * p.small * 1.3) * s;
     for m in &overlay.markers {
         let Some((x, _)) = frame.pixel((m.x, if frame.y_log { 1.0 } else { 0.0 })) else { continue };
-        ctx.set_stroke_style_str(&css(m.color));
+        ctx.set_stroke_style_str(&css(pal.hue(m.color)));
         ctx.begin_path();
         ctx.move_to(x, frame.top);
         ctx.line_to(x, frame.bottom);
         ctx.stroke();
-        ctx.set_fill_style_str(&css(m.color));
+        ctx.set_fill_style_str(&css(pal.hue(m.color)));
         let width = ctx.measure_text(&m.label).map(|t| t.width()).unwrap_or(0.0);
         let start = if x + 4.0 * s + width > frame.right { (x - 4.0 * s - width).max(frame.left) } else { x + 4.0 * s };
         let _ = ctx.fill_text(&m.label, start, y);
     }
     ctx.set_text_baseline("alphabetic");
-    ctx.set_fill_style_str(&css(RED));
+    ctx.set_fill_style_str(&css(pal.hue(RED)));
     for (x, y) in overlay.dots.iter().filter_map(|p| frame.pixel(*p)) {
         ctx.begin_path();
         let _ = ctx.arc(x, y, 4.0 * s, 0.0, std::f64::consts::TAU);
@@ -567,8 +562,9 @@ pub fn Chart(
             fit.apply(&t);
         }
         fitted.set(Some(fit));
+        let pal = theme::palette();
         match spec.get() {
-            Some(s) => match draw(c, &s, &fit) {
+            Some(s) => match draw(c, &s, &fit, &pal) {
                 Ok(drawn) => {
                     let (f, t) = drawn.unzip();
                     frame.set(f);
@@ -578,7 +574,7 @@ pub fn Chart(
             },
             None => {
                 frame.set(None);
-                draw_message(&c, empty, &fit);
+                draw_message(&c, empty, &fit, &pal);
             }
         }
     });
@@ -593,8 +589,9 @@ pub fn Chart(
     });
     Effect::new(move |_| {
         let (Some(o), Some(t)) = (overlay.and_then(|o| o.get()), top.get()) else { return };
+        let pal = theme::palette();
         match frame.get() {
-            Some(f) => draw_overlay(&t, &f, &o),
+            Some(f) => draw_overlay(&t, &f, &o, &pal),
             None => cleared(&t).map(|_| ()),
         };
     });
@@ -625,7 +622,7 @@ pub fn Chart(
             <Show when=move || { legend().len() > 1 }>
                 <ul class="chart-legend" aria-label="Legend">
                     {move || legend().into_iter().map(|(name, c, dashed)| view! {
-                        <li><span class="swatch" class:dashed=dashed style=format!("color:{}", css(c))></span>{name}</li>
+                        <li><span class="swatch" class:dashed=dashed style=format!("color:{}", css(theme::palette().hue(c)))></span>{name}</li>
                     }).collect_view()}
                 </ul>
             </Show>

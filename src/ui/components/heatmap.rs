@@ -6,7 +6,9 @@ use super::axis_labels::{Axis, AxisLabelStrip};
 use super::canvas::context_2d;
 use super::download;
 use super::heatmap_export::{self, Figure};
+use crate::ui::theme;
 use crate::viz::labels::{AxisLabel, MAX_LABELLED};
+use crate::viz::palette::{css, Palette};
 use crate::viz::colormap::Scale;
 use leptos::html;
 use leptos::prelude::*;
@@ -89,13 +91,13 @@ fn paint_colorbar(canvas: &web_sys::HtmlCanvasElement, scale: &Scale) -> Option<
 }
 
 /// Ticks above the map at the signal keys' columns.
-fn paint_ticks(canvas: &web_sys::HtmlCanvasElement, n: usize, keys: &[usize]) -> Option<()> {
+fn paint_ticks(canvas: &web_sys::HtmlCanvasElement, n: usize, keys: &[usize], pal: &Palette) -> Option<()> {
     let w = 512u32;
     canvas.set_width(w);
     canvas.set_height(8);
     let ctx = context_2d(canvas)?;
     ctx.clear_rect(0.0, 0.0, w as f64, 8.0);
-    ctx.set_fill_style_str("#111");
+    ctx.set_fill_style_str(&css(pal.mark));
     for &j in keys {
         let x = (j as f64 + 0.5) / n as f64 * w as f64;
         ctx.fill_rect(x - 1.5, 0.0, 3.0, 8.0);
@@ -223,7 +225,7 @@ pub fn Heatmap(
     });
     Effect::new(move |_| {
         if let Some(t) = ticks.get() {
-            paint_ticks(&t, n.get().max(1), &signal_keys.get());
+            paint_ticks(&t, n.get().max(1), &signal_keys.get(), &theme::palette());
         }
     });
     Effect::new(move |_| {
