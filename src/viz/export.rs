@@ -35,6 +35,10 @@ pub fn series_csv(title: &str, x_label: &str, y_label: &str, series: &[(&str, &[
     out
 }
 
+/// The largest map whose CSV holds every entry (a 1024 × 1024 map is about 10 MB of
+/// text); larger ones download as the pooled picture, and the header says so.
+pub const FULL_CSV_MAX: usize = 1024;
+
 /// A map of `r × r` values (row i = query, column j = key) for a problem of `n` tokens:
 /// the map itself when r = n, else its max-magnitude pooling, as the header says.
 pub fn map_csv(title: &str, values: &[f32], r: usize, n: usize) -> String {

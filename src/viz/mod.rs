@@ -4,6 +4,7 @@
 pub mod colormap;
 pub mod export;
 pub mod labels;
+pub mod map_figure;
 pub mod palette;
 pub mod pooling;
 pub mod ticks;

@@ -82,6 +82,29 @@ for (const [mode, density] of [['cpu', 3], ['gpu', 1]]) {
       const figure = await save('#map-diff .export-png');
       assert.equal(figure.name, 'difflens-lab-A1-minus-lambda-A2-n256-lambda0.80-sigma1.50-seed1.png');
       assert.ok(figure.text.startsWith('\x89PNG'));
+      // The same figure as SVG: the map and the bar embedded as pictures (the map's own
+      // pixels), the title, axes, the bar's marks and the scale's name as text.
+      const vector = await save('#map-diff .export-svg');
+      assert.equal(vector.name, 'difflens-lab-A1-minus-lambda-A2-n256-lambda0.80-sigma1.50-seed1.svg');
+      const doc = utf8(vector.text);
+      assert.match(doc, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+      const texts = [...doc.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+      const marks = (await colourBarsAreTicked(lab, 'lab')).find((x) => x.id === 'map-diff');
+      for (const t of ['A1 − λ·A2', '0', '100', '250', 'query i ↓', marks.name, ...marks.labels]) assert.ok(texts.some((x) => x.includes(t)), `the SVG writes “${t}” as text (${texts})`);
+      const pictures = [...doc.matchAll(/<image [^>]*href="data:image\/png;base64,([^"]+)"/g)].map((m) => Buffer.from(m[1], 'base64'));
+      assert.equal(pictures.length, 2, 'the map and the colour bar');
+      const mapWidth = await lab.evaluate(() => document.querySelector('#map-diff canvas.map').width);
+      assert.equal(pictures[0].readUInt32BE(16), mapWidth, "the embedded map is the page's map, pixel for pixel");
+
+      // A map shown pooled (1024 keys at 384 pixels) still downloads every entry as CSV.
+      const big = await b.open('#/lab?n=1024');
+      await big.waitForFunction(() => document.querySelector('.maps')?.dataset.n === '1024' && document.querySelector('#snr-diff')?.dataset.value, null, { timeout: 30_000 });
+      assert.match(await big.textContent('#pooling-note'), /shown at 384 × 384 pixels/);
+      const whole = utf8((await saveFrom(big)('#map-a1 .export-csv')).text).trim().split('\n');
+      assert.match(whole[0], /^# A1 = softmax\(Q1·K1ᵀ\/√d\): the full 1024 × 1024 map/);
+      assert.equal(whole.length, 1024 + 2, 'a header, the column numbers and every query');
+      for (const i of [0, 511, 1023]) assert.ok(Math.abs(whole[i + 2].split(',').slice(1).map(Number).reduce((a, x) => a + x, 0) - 1) < 1e-4, `row ${i} of the full A1 sums to 1`);
+      await big.close();
 
       // Narrow the window (the charts go to one column): each is redrawn for its new width, still crisp.
       const before = charts.find((c) => c.id === 'chart-lambda');

@@ -1,11 +1,12 @@
 //! A heatmap drawn with direct pixel writes (one `putImageData` per update, never one
 //! canvas call per cell), with a colour bar marked at round values and named, axes, signal-key ticks, a crosshair shared
-//! with its sibling maps, keyboard navigation, and a PNG download.
+//! with its sibling maps, keyboard navigation, and PNG, SVG and CSV downloads.
 
 use super::axis_labels::{Axis, AxisLabelStrip};
 use super::canvas::context_2d;
 use super::download;
-use super::heatmap_export::{self, Figure};
+use super::heatmap_export;
+use crate::viz::map_figure::Figure;
 use crate::ui::theme;
 use crate::viz::labels::{AxisLabel, MAX_LABELLED};
 use crate::viz::palette::{css, Palette};
@@ -202,6 +203,9 @@ pub fn Heatmap(
     /// The downloaded files' name without extension, saying the state the map shows
     /// (`difflens-lab-A1-n1024-lambda0.80`); `difflens-<id>` unless told.
     #[prop(optional, into)] file: Option<Signal<String>>,
+    /// The whole map, unpooled, as `(n, values)`, where the page holds it: its CSV is then
+    /// the full n × n map up to `viz::export::FULL_CSV_MAX`, not the pooled picture.
+    #[prop(optional)] full: Option<Callback<(), Option<(usize, Vec<f32>)>>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
     let overlay = NodeRef::<html::Canvas>::new();
@@ -299,12 +303,19 @@ pub fn Heatmap(
         let stem = stem();
         let name = crate::viz::export::file_name(&stem, ext);
         let n = n.get_untracked();
+        let (ticks, scale_name) = (bar_ticks.get_untracked(), m.scale.describe());
+        let figure = Figure { title: &figure_title, params: &stem, n, bar: &ticks, scale_name: &scale_name };
         let done = match ext {
-            "png" => {
-                let figure = Figure { title: &figure_title, params: &stem, n, bar: &bar_ticks.get_untracked(), scale_name: &m.scale.describe() };
-                heatmap_export::png(&c, &b, &figure).and_then(|u| download::url(&u, &name))
+            "png" => heatmap_export::png(&c, &b, &figure).and_then(|u| download::url(&u, &name)),
+            "svg" => heatmap_export::svg(&c, &b, &figure).and_then(|s| download::text(&s, "image/svg+xml", &name)),
+            _ => {
+                let whole = full.filter(|_| m.r < n && n <= crate::viz::export::FULL_CSV_MAX).and_then(|f| f.run(())).filter(|(side, _)| *side == n);
+                let csv = match &whole {
+                    Some((side, values)) => crate::viz::export::map_csv(&figure_title, values, *side, n),
+                    None => crate::viz::export::map_csv(&figure_title, &m.values, m.r, n),
+                };
+                download::text(&csv, "text/csv", &name)
             }
-            _ => download::text(&crate::viz::export::map_csv(&figure_title, &m.values, m.r, n), "text/csv", &name),
         };
         if done.is_none() {
             leptos::logging::warn!("map: the {ext} download failed");
@@ -355,6 +366,7 @@ pub fn Heatmap(
             <div class="exports" role="group" aria-label="Download this map">
                 <span>"Download"</span>
                 <button class="export-png" on:click=move |_| save.run("png")>"PNG"</button>
+                <button class="export-svg" on:click=move |_| save.run("svg")>"SVG"</button>
                 <button class="export-csv" on:click=move |_| save.run("csv")>"CSV"</button>
             </div>
         </figure>

@@ -306,6 +306,8 @@ fn LabMaps(state: RwSignal<LabState>, runs: Runs, pictures: Pictures, lambda: Me
     let stem = move |figure: &'static str| Signal::derive(move || state.with(|s| s.file_stem(figure, n.get())));
     let hover = RwSignal::new(None::<Hover>);
     let pick_row = Callback::new(move |i: usize| state.update(|s| s.row = Some(i)));
+    // A CSV's whole map: the page holds every entry on the host, on both paths.
+    let whole = move |kind: MapKind| Callback::new(move |_: ()| runs.run.with_value(|r| r.as_ref().map(|run| (run.n(), run.pooled(kind, lambda.get_untracked(), run.n())))));
     let tooltip = move || {
         let h = hover.get()?;
         let l = lambda.get();
@@ -324,11 +326,11 @@ fn LabMaps(state: RwSignal<LabState>, runs: Runs, pictures: Pictures, lambda: Me
     view! {
         <div class="maps" class:stale=move || pending.get().is_some() aria-busy=move || pending.get().is_some().to_string() data-n=move || n.get()>
             <Heatmap id="map-a1" title="A1 = softmax(Q1·K1ᵀ/√d)" explain="Standard attention. The ticked columns are the signal keys, as bright as the signal strength makes them; the speckle everywhere else is weight lost to noise."
-                map=pictures.a1 n signal_keys hover on_pick=pick_row file=stem("A1") />
+                map=pictures.a1 n signal_keys hover on_pick=pick_row file=stem("A1") full=whole(MapKind::A1) />
             <Heatmap id="map-a2" title="A2 = softmax(Q2·K2ᵀ/√d)" explain="The second branch sees no signal, only noise, of which the “shared” share is the same as A1's. It measures the noise floor."
-                map=pictures.a2 n signal_keys hover on_pick=pick_row file=stem("A2") />
+                map=pictures.a2 n signal_keys hover on_pick=pick_row file=stem("A2") full=whole(MapKind::A2) />
             <Heatmap id="map-diff" title="A1 − λ·A2" explain="Blue is negative, red positive, white zero. Where the noise was shared it cancels to white; the signal columns stay. Set λ to 0: the difference is just A1."
-                map=pictures.diff n signal_keys hover on_pick=pick_row file=stem("A1-minus-lambda-A2") />
+                map=pictures.diff n signal_keys hover on_pick=pick_row file=stem("A1-minus-lambda-A2") full=whole(MapKind::Diff) />
         </div>
         {tooltip}
         <p class="axis-note" id="pooling-note">{move || {
