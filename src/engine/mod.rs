@@ -2,6 +2,7 @@
 //! path (CPU core or GPU) runs it. The pages hold no math; this module holds no UI.
 
 pub mod arch;
+pub mod batch;
 pub mod bench;
 pub mod columns;
 pub mod evidence;

@@ -9,6 +9,7 @@ mod pages;
 mod panic_banner;
 mod route;
 mod theme;
+mod worker_pool;
 
 /// Milliseconds from the page's high-resolution clock (0 where there is none).
 fn now_ms() -> f64 {

@@ -6,7 +6,9 @@
 use super::super::components::chart::{Chart, ChartSpec, Series, BLUE, GREY, ORANGE};
 use super::compare::Columns;
 use super::explorer::{kind_title, signed, Library};
+use crate::engine::batch::{self, chunks, AccuracyChunk, ChunkResult};
 use crate::engine::evidence::{fresh_prompts, run_spec, AccuracyRun, DepthSweep, Net};
+use crate::ui::worker_pool::WorkerPool;
 use crate::engine::model::{forward_options, ForwardOptions, LambdaTrace, Model};
 use crate::state::model_state::{AttentionKind, ModelState};
 use crate::ui::{now_ms, yield_to_browser};
@@ -20,6 +22,9 @@ const SLICE_MS: f64 = 12.0;
 /// Prompts per run: Table 2's batch, and the depth sweep's per depth.
 const ACCURACY_PROMPTS: usize = 100;
 const SWEEP_PROMPTS: usize = 20;
+/// Prompts per worker job: small enough that the pool's workers share the batch evenly
+/// and a cancel stops within a job, large enough that messages cost nothing beside it.
+const ACCURACY_CHUNK: usize = 5;
 
 #[component]
 pub fn Evidence(state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>, library: Library, ready: RwSignal<Option<usize>>) -> impl IntoView {
@@ -157,6 +162,9 @@ struct RunView {
     /// Per model: (right, asked).
     counts: Vec<(usize, usize)>,
     error: Option<String>,
+    /// Where the run computed, when it is worth saying (a worker failed and the main
+    /// thread took over its prompts).
+    note: Option<String>,
 }
 
 /// A run over fresh prompts as its panel drives it: a start drops any run before it, the
@@ -189,6 +197,60 @@ impl RunControl {
         });
     }
 
+    /// Table 2's batch in chunks across the worker pool; whatever a failed worker left
+    /// runs here in slices, as a run without workers would, and the panel says so.
+    fn start_pooled(self, state: ModelState, checkpoint: usize, models: Vec<Rc<Model>>) {
+        self.generation.update_value(|g| *g += 1);
+        let (mine, generation, view_of) = (self.generation.get_value(), self.generation, self.view_of);
+        let alive = move || generation.try_get_value() == Some(mine);
+        leptos::task::spawn_local(async move {
+            let jobs = chunks(ACCURACY_PROMPTS, ACCURACY_CHUNK).into_iter().map(|prompts| AccuracyChunk { generation: mine, state: state.clone(), checkpoint, count: ACCURACY_PROMPTS, prompts }.to_message()).collect();
+            let answer = move |text: String| match ChunkResult::from_message(&text) {
+                Ok(r) if r.generation != mine || !alive() => {}
+                Ok(ChunkResult { counts: Ok(c), prompts, .. }) => {
+                    view_of.try_update(|v| {
+                        batch::add(&mut v.counts, &c);
+                        v.done += prompts.len();
+                    });
+                }
+                // The run stops at its first error, as a run on the page's thread does.
+                Ok(ChunkResult { counts: Err(e), .. }) | Err(e) => {
+                    generation.try_update_value(|g| *g += 1);
+                    view_of.try_update(|v| {
+                        v.error = Some(e);
+                        v.running = false;
+                    });
+                }
+            };
+            let left = WorkerPool::get().run(jobs, alive, answer).await;
+            if alive() && !left.jobs.is_empty() {
+                let why = left.failure.unwrap_or_else(|| "no worker answered".into());
+                view_of.try_update(|v| v.note = Some(format!("A background worker stopped ({why}); its prompts ran on the page's own thread instead.")));
+                let ranges: Vec<_> = left.jobs.iter().filter_map(|j| AccuracyChunk::from_message(j).ok()).map(|j| j.prompts).collect();
+                let prompts = fresh_prompts(&run_spec(&state, None), ACCURACY_PROMPTS, state.seed).into_iter().enumerate().filter(|(i, _)| ranges.iter().any(|r| r.contains(i))).map(|(_, p)| p).collect();
+                let mut run = AccuracyRun::new(prompts, run_options(&state, &models));
+                let (base_done, base_counts) = view_of.with_untracked(|v| (v.done, v.counts.clone()));
+                let refs: Vec<&Model> = models.iter().map(|m| m.as_ref()).collect();
+                let cell = std::cell::RefCell::new(&mut run);
+                let result = run_sliced(|| cell.borrow_mut().step(&refs), alive, || {
+                    let r = cell.borrow();
+                    view_of.try_update(|v| {
+                        v.done = base_done + r.progress().0;
+                        v.counts = base_counts.clone();
+                        batch::add(&mut v.counts, &r.right.iter().copied().zip(r.asked.iter().copied()).collect::<Vec<_>>());
+                    });
+                })
+                .await;
+                if let Err(e) = result {
+                    view_of.try_update(|v| v.error = Some(e));
+                }
+            }
+            if alive() {
+                view_of.try_update(|v| v.running = false);
+            }
+        });
+    }
+
     fn cancel(self) {
         self.generation.update_value(|g| *g += 1);
         self.view_of.update(|v| v.running = false);
@@ -202,17 +264,12 @@ fn AccuracyRunPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoVie
     let control = RunControl::new();
     let view_of = control.view_of;
     let start = move |_| {
-        let Some(models) = models.get() else { return };
+        let (Some(list), Some(checkpoint)) = (models.get(), models.ready.get_untracked()) else { return };
         let s = state.get_untracked();
-        let run = AccuracyRun::new(fresh_prompts(&run_spec(&s, None), ACCURACY_PROMPTS, s.seed), run_options(&s, &models));
         view_of.set(RunView { running: true, total: ACCURACY_PROMPTS, settings: run_settings(&s), counts: vec![(0, 0); 3], ..Default::default() });
-        control.start(models, run, AccuracyRun::step, move |r| {
-            view_of.try_update(|v| {
-                v.done = r.progress().0;
-                v.counts = r.right.iter().zip(&r.asked).map(|(a, b)| (*a, *b)).collect();
-            });
-        });
+        control.start_pooled(s, checkpoint, list);
     };
+    let workers = WorkerPool::get().size();
     let cancel = move |_| control.cancel();
     let bars = move || {
         let v = view_of.get();
@@ -221,7 +278,7 @@ fn AccuracyRunPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoVie
     view! {
         <figure class="panel" id="accuracy-run">
             <h3>"Table 2, live: retrieval accuracy"</h3>
-            <p class="explain">{move || format!("{ACCURACY_PROMPTS} fresh prompts with the settings above ({}); each model answers every query at its “→”. Change the context length to 2× or 4× to test length generalisation, or the attention logits to 4 bits for the paper's Figure 8. These runs compute on the CPU core (WebAssembly), a slice at a time so the page stays responsive.", state.with(run_settings))}</p>
+            <p class="explain">{move || format!("{ACCURACY_PROMPTS} fresh prompts with the settings above ({}); each model answers every query at its “→”. Change the context length to 2× or 4× to test length generalisation, or the attention logits to 4 bits for the paper's Figure 8. They compute on the CPU core (WebAssembly) in {} background worker{}, each with its own copy of the models, so the page stays responsive.", state.with(run_settings), workers, if workers == 1 { "" } else { "s" })}</p>
             <div class="buttons" data-key="run">
                 <button id="run-accuracy" on:click=start disabled=move || view_of.with(|v| v.running)>{format!("Run {ACCURACY_PROMPTS} prompts")}</button>
                 <Show when=move || view_of.with(|v| v.running)>
@@ -252,6 +309,7 @@ fn RunProgress(view_of: RwSignal<RunView>) -> impl IntoView {
             <progress max=move || view_of.with(|v| v.total) value=move || view_of.with(|v| v.done)></progress>
         </Show>
         <span class="axis-note run-progress" role="status">{text}</span>
+        {move || view_of.with(|v| v.note.clone()).map(|n| view! { <p class="axis-note run-note">{n}</p> })}
     }
 }
 

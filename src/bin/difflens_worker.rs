@@ -1,0 +1,76 @@
+//! `difflens-worker`: the page's compute worker, one wasm instance per Web Worker (Trunk
+//! builds it with `data-type="worker"`; the page starts it through `www/worker-loader.js`).
+//! It says "ready" once it listens, then answers each job (`engine::batch`) with its
+//! counts or its error, one at a time. It fetches and keeps the shipped models itself,
+//! from the same files the page reads (the browser's and the offline copy's caches make
+//! the second read free). Nothing here is native: on other targets `main` does nothing.
+
+#[cfg(target_arch = "wasm32")]
+mod web {
+    use difflens::core::model::Model;
+    use difflens::engine::batch::{AccuracyChunk, ChunkResult};
+    use difflens::engine::model_session::ModelLibrary;
+    use std::rc::Rc;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+    fn scope() -> DedicatedWorkerGlobalScope {
+        js_sys::global().unchecked_into()
+    }
+
+    fn post(text: &str) {
+        let _ = scope().post_message(&JsValue::from_str(text));
+    }
+
+    async fn fetch_bytes(path: String) -> Result<Vec<u8>, String> {
+        let failed = |e: JsValue| format!("{path}: {}", e.as_string().or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message()))).unwrap_or_else(|| "the request failed".into()));
+        let response: web_sys::Response = JsFuture::from(scope().fetch_with_str(&path)).await.map_err(failed)?.unchecked_into();
+        if !response.ok() {
+            return Err(format!("{path}: HTTP {}", response.status()));
+        }
+        let buffer = JsFuture::from(response.array_buffer().map_err(failed)?).await.map_err(failed)?;
+        Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+    }
+
+    async fn answer(library: &ModelLibrary, message: &str) -> ChunkResult {
+        let job = match AccuracyChunk::from_message(message) {
+            Ok(job) => job,
+            Err(e) => return ChunkResult { generation: 0, prompts: 0..0, counts: Err(e) },
+        };
+        let mut models: Vec<Rc<Model>> = vec![];
+        for (kind, ckpt) in job.model_keys() {
+            match library.load(&kind, ckpt, fetch_bytes).await {
+                Ok(m) => models.push(m),
+                Err(e) => return ChunkResult { generation: job.generation, prompts: job.prompts, counts: Err(e) },
+            }
+        }
+        let refs: Vec<&Model> = models.iter().map(Rc::as_ref).collect();
+        job.run(&refs)
+    }
+
+    pub fn start() {
+        // A panic reaches the page as the worker's error event (its message is the panic's).
+        std::panic::set_hook(Box::new(|info| {
+            let _ = scope().post_message(&JsValue::from_str(&format!("panic=the worker panicked: {info}")));
+        }));
+        let library = Rc::new(ModelLibrary::default());
+        let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| {
+            let Some(text) = e.data().as_string() else { return };
+            let library = library.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let reply = answer(&library, &text).await;
+                post(&reply.to_message());
+            });
+        });
+        scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        on_message.forget();
+        post("ready");
+    }
+}
+
+fn main() {
+    #[cfg(target_arch = "wasm32")]
+    web::start();
+}

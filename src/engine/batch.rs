@@ -1,0 +1,184 @@
+//! Table 2's batch split into chunks for a pool of workers, each with its own wasm
+//! instance (GitHub Pages cannot send the headers SharedArrayBuffer needs). A chunk is a
+//! short text: the explorer's link (every setting a run depends on) and a range of the
+//! run's seeded prompts, so a worker rebuilds exactly the prompts and options the page
+//! would, and its answer is a few counts. Each job and answer carries the run's
+//! generation: an answer for a run the reader has since cancelled or replaced is dropped.
+
+use super::evidence::{fresh_prompts, run_spec, AccuracyRun};
+use super::model::forward_options;
+use crate::core::model::Model;
+use crate::state::model_state::{AttentionKind, ModelState};
+use crate::state::query;
+use std::ops::Range;
+
+/// One chunk of an accuracy run: prompts `prompts` of the run's `count`, through the
+/// three shipped models at checkpoint `checkpoint`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccuracyChunk {
+    pub generation: u64,
+    pub state: ModelState,
+    pub checkpoint: usize,
+    pub count: usize,
+    pub prompts: Range<usize>,
+}
+
+/// A chunk's answer: per model (in `AttentionKind::ALL` order) queries answered right
+/// and asked, or why it failed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChunkResult {
+    pub generation: u64,
+    pub prompts: Range<usize>,
+    pub counts: Result<Vec<(usize, usize)>, String>,
+}
+
+/// Ranges of at most `size` prompts covering `0..count`.
+pub fn chunks(count: usize, size: usize) -> Vec<Range<usize>> {
+    let size = size.max(1);
+    (0..count).step_by(size).map(|a| a..(a + size).min(count)).collect()
+}
+
+fn number<T: std::str::FromStr>(pairs: &[(String, String)], key: &str) -> Result<T, String> {
+    let raw = pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str()).ok_or_else(|| format!("the job has no {key}"))?;
+    raw.parse().map_err(|_| format!("the job's {key} is not a number: {raw}"))
+}
+
+impl AccuracyChunk {
+    /// The job as a message: the chunk's own keys start with `_`, the rest is the
+    /// explorer's link.
+    pub fn to_message(&self) -> String {
+        let mut pairs: Vec<(String, String)> = [("_job", "accuracy".to_string()), ("_gen", self.generation.to_string()), ("_ckpt", self.checkpoint.to_string()), ("_count", self.count.to_string()), ("_from", self.prompts.start.to_string()), ("_to", self.prompts.end.to_string())]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        pairs.extend(self.state.to_params());
+        query::format(&pairs)
+    }
+
+    pub fn from_message(message: &str) -> Result<Self, String> {
+        let pairs = query::parse(message);
+        if !pairs.iter().any(|(k, v)| k == "_job" && v == "accuracy") {
+            return Err(format!("not an accuracy job: {}", message.chars().take(60).collect::<String>()));
+        }
+        let own: Vec<(String, String)> = pairs.iter().filter(|(k, _)| !k.starts_with('_')).cloned().collect();
+        let (state, _) = ModelState::from_params(&own);
+        let (from, to, count) = (number(&pairs, "_from")?, number(&pairs, "_to")?, number(&pairs, "_count")?);
+        if from > to || to > count {
+            return Err(format!("the job's prompts {from}..{to} are not within its {count}"));
+        }
+        Ok(Self { generation: number(&pairs, "_gen")?, state, checkpoint: number(&pairs, "_ckpt")?, count, prompts: from..to })
+    }
+
+    /// The models this chunk runs, as the library names them.
+    pub fn model_keys(&self) -> Vec<(String, usize)> {
+        AttentionKind::ALL.iter().map(|k| (k.slug().to_string(), self.checkpoint)).collect()
+    }
+
+    /// Runs the chunk's prompts through `models` (in `AttentionKind::ALL` order), exactly
+    /// as the page's own run would for the same prompts.
+    pub fn run(&self, models: &[&Model]) -> ChunkResult {
+        let counts = (|| {
+            let prompts: Vec<_> = fresh_prompts(&run_spec(&self.state, None), self.count, self.state.seed).into_iter().skip(self.prompts.start).take(self.prompts.len()).collect();
+            let options = models.iter().map(|m| forward_options(&self.state, m.config.attention)).collect();
+            let mut run = AccuracyRun::new(prompts, options);
+            while run.step(models)? {}
+            Ok(run.right.iter().copied().zip(run.asked.iter().copied()).collect())
+        })();
+        ChunkResult { generation: self.generation, prompts: self.prompts.clone(), counts }
+    }
+}
+
+impl ChunkResult {
+    pub fn to_message(&self) -> String {
+        let mut pairs = vec![("_gen".to_string(), self.generation.to_string()), ("_from".to_string(), self.prompts.start.to_string()), ("_to".to_string(), self.prompts.end.to_string())];
+        match &self.counts {
+            Ok(c) => pairs.push(("counts".into(), c.iter().map(|(r, a)| format!("{r}/{a}")).collect::<Vec<_>>().join(","))),
+            Err(e) => pairs.push(("error".into(), e.clone())),
+        }
+        query::format(&pairs)
+    }
+
+    pub fn from_message(message: &str) -> Result<Self, String> {
+        let pairs = query::parse(message);
+        let field = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+        let counts = match (field("counts"), field("error")) {
+            (_, Some(e)) => Err(e),
+            (Some(c), None) => Ok(c
+                .split(',')
+                .filter(|x| !x.is_empty())
+                .map(|pair| {
+                    let (r, a) = pair.split_once('/').ok_or_else(|| format!("a count without its total: {pair}"))?;
+                    Ok((r.parse().map_err(|_| format!("not a count: {r}"))?, a.parse().map_err(|_| format!("not a count: {a}"))?))
+                })
+                .collect::<Result<Vec<_>, String>>()?),
+            (None, None) => return Err("an answer with neither counts nor an error".into()),
+        };
+        Ok(Self { generation: number(&pairs, "_gen")?, prompts: number(&pairs, "_from")?..number(&pairs, "_to")?, counts })
+    }
+}
+
+/// Adds `counts` to `total`, model by model.
+pub fn add(total: &mut Vec<(usize, usize)>, counts: &[(usize, usize)]) {
+    if total.len() < counts.len() {
+        total.resize(counts.len(), (0, 0));
+    }
+    for (t, c) in total.iter_mut().zip(counts) {
+        t.0 += c.0;
+        t.1 += c.1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::config::ModelConfig;
+
+    fn tiny(kind: AttentionKind) -> Model {
+        let config = ModelConfig::from_json(&format!(r#"{{"attention":"{}","vocab_size":76,"dim":32,"n_layers":2,"n_heads":2,"ffn_hidden":16}}"#, kind.slug())).unwrap();
+        Model::random(config, 7).unwrap()
+    }
+
+    #[test]
+    fn chunks_cover_the_run_once() {
+        assert_eq!(chunks(100, 30), vec![0..30, 30..60, 60..90, 90..100]);
+        assert_eq!(chunks(5, 0), vec![0..1, 1..2, 2..3, 3..4, 4..5]);
+        assert!(chunks(0, 8).is_empty());
+    }
+
+    #[test]
+    fn a_job_and_its_answer_survive_the_message() {
+        let mut state = ModelState::default();
+        state.needles = 3;
+        state.seed = 11;
+        let job = AccuracyChunk { generation: 4, state: state.clone(), checkpoint: 2, count: 100, prompts: 20..35 };
+        assert_eq!(AccuracyChunk::from_message(&job.to_message()), Ok(job.clone()));
+        for counts in [Ok(vec![(3, 15), (15, 15), (14, 15)]), Err("models/diff_v1/x.safetensors: not found, & more".to_string())] {
+            let answer = ChunkResult { generation: 4, prompts: 20..35, counts };
+            assert_eq!(ChunkResult::from_message(&answer.to_message()), Ok(answer));
+        }
+        assert!(AccuracyChunk::from_message("_job=accuracy&_gen=1&_ckpt=0&_count=10&_from=5&_to=50").unwrap_err().contains("not within"));
+        assert!(AccuracyChunk::from_message("garbage").is_err());
+        assert!(ChunkResult::from_message("_gen=1&_from=0&_to=2&counts=3").is_err());
+    }
+
+    #[test]
+    fn chunks_add_up_to_the_page_s_own_run() {
+        let models: Vec<Model> = AttentionKind::ALL.iter().map(|k| tiny(*k)).collect();
+        let refs: Vec<&Model> = models.iter().collect();
+        let mut state = ModelState::default();
+        state.context = 64;
+        state.seed = 3;
+        let count = 9;
+        let options = refs.iter().map(|m| forward_options(&state, m.config.attention)).collect();
+        let mut whole = AccuracyRun::new(fresh_prompts(&run_spec(&state, None), count, state.seed), options);
+        while whole.step(&refs).unwrap() {}
+        let mut total = vec![];
+        for prompts in chunks(count, 4) {
+            let job = AccuracyChunk::from_message(&AccuracyChunk { generation: 1, state: state.clone(), checkpoint: 0, count, prompts }.to_message()).unwrap();
+            add(&mut total, &job.run(&refs).counts.unwrap());
+        }
+        let expected: Vec<(usize, usize)> = whole.right.iter().copied().zip(whole.asked.iter().copied()).collect();
+        assert_eq!(total, expected);
+        assert!(expected.iter().all(|(_, asked)| *asked >= count), "every prompt asks at least once");
+    }
+}

@@ -1,0 +1,245 @@
+//! A pool of Web Workers, each its own wasm instance (`difflens-worker`), for CPU work the
+//! main thread must not hold: `min(hardwareConcurrency − 1, 8)` of them (at least one),
+//! started on first use and kept, with the models they loaded, for the page's life. Jobs
+//! are short texts (`engine::batch`); each worker takes the next job from a shared queue
+//! as soon as it answers the last, so fast and slow workers share the work evenly. A
+//! worker that fails (a broken download, a panic) is replaced for the next run, and the
+//! jobs it did not finish are handed back to the caller to run another way.
+
+use futures_channel::oneshot;
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The worker's loader, beside the page (`www/worker-loader.js`; Trunk names the worker's
+/// own files by the binary's name).
+const SCRIPT: &str = "./worker-loader.js";
+/// A worker that has not said "ready" by then counts as failed (its jobs run elsewhere).
+const READY_WITHIN_MS: i32 = 30_000;
+
+type Reply = Result<String, String>;
+
+struct Slot {
+    worker: web_sys::Worker,
+    /// Until the worker says "ready": whoever waits for it.
+    ready: Rc<RefCell<ReadyState>>,
+    /// The job in flight: whoever waits for its answer.
+    pending: Rc<RefCell<Option<oneshot::Sender<Reply>>>>,
+    /// Set by a failure; the slot is replaced before the next run.
+    dead: Rc<RefCell<Option<String>>>,
+    /// One call at a time: a worker answers in order, so a run started while a cancelled
+    /// run's job is still in flight waits for that answer instead of taking it.
+    busy: std::cell::Cell<bool>,
+    waiting: RefCell<VecDeque<oneshot::Sender<()>>>,
+    _listeners: (Closure<dyn Fn(web_sys::MessageEvent)>, Closure<dyn Fn(web_sys::ErrorEvent)>),
+}
+
+enum ReadyState {
+    Waiting(Vec<oneshot::Sender<Reply>>),
+    Ready,
+}
+
+fn fail(slot_pending: &RefCell<Option<oneshot::Sender<Reply>>>, ready: &RefCell<ReadyState>, dead: &RefCell<Option<String>>, why: String) {
+    *dead.borrow_mut() = Some(why.clone());
+    if let Some(tx) = slot_pending.borrow_mut().take() {
+        let _ = tx.send(Err(why.clone()));
+    }
+    if let ReadyState::Waiting(waiting) = std::mem::replace(&mut *ready.borrow_mut(), ReadyState::Waiting(vec![])) {
+        for tx in waiting {
+            let _ = tx.send(Err(why.clone()));
+        }
+    }
+}
+
+impl Slot {
+    fn start() -> Result<Slot, String> {
+        let worker = web_sys::Worker::new(SCRIPT).map_err(|e| format!("a worker could not start: {e:?}"))?;
+        let ready = Rc::new(RefCell::new(ReadyState::Waiting(vec![])));
+        let pending: Rc<RefCell<Option<oneshot::Sender<Reply>>>> = Rc::new(RefCell::new(None));
+        let dead = Rc::new(RefCell::new(None));
+        let (r, p, d) = (ready.clone(), pending.clone(), dead.clone());
+        let on_message = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            let text = e.data().as_string().unwrap_or_default();
+            if text == "ready" {
+                if let ReadyState::Waiting(waiting) = std::mem::replace(&mut *r.borrow_mut(), ReadyState::Ready) {
+                    for tx in waiting {
+                        let _ = tx.send(Ok(String::new()));
+                    }
+                }
+            } else if let Some(panic) = text.strip_prefix("panic=") {
+                fail(&p, &r, &d, panic.to_string());
+            } else if let Some(tx) = p.borrow_mut().take() {
+                let _ = tx.send(Ok(text));
+            }
+        });
+        let (r, p, d) = (ready.clone(), pending.clone(), dead.clone());
+        let on_error = Closure::<dyn Fn(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+            e.prevent_default();
+            let message = e.message();
+            fail(&p, &r, &d, if message.is_empty() { "the worker failed to start".into() } else { format!("the worker failed: {message}") });
+        });
+        let (r, p, d) = (ready.clone(), pending.clone(), dead.clone());
+        let deadline = Closure::once_into_js(move || {
+            if matches!(*r.borrow(), ReadyState::Waiting(_)) && d.borrow().is_none() {
+                fail(&p, &r, &d, format!("the worker did not start within {} s", READY_WITHIN_MS / 1000));
+            }
+        });
+        if let Some(window) = web_sys::window() {
+            let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(deadline.unchecked_ref(), READY_WITHIN_MS);
+        }
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        Ok(Slot { worker, ready, pending, dead, busy: Default::default(), waiting: Default::default(), _listeners: (on_message, on_error) })
+    }
+
+    async fn wait_ready(&self) -> Reply {
+        let rx = match &mut *self.ready.borrow_mut() {
+            ReadyState::Ready => return Ok(String::new()),
+            ReadyState::Waiting(waiting) => {
+                let (tx, rx) = oneshot::channel();
+                waiting.push(tx);
+                rx
+            }
+        };
+        if let Some(why) = self.dead.borrow().clone() {
+            return Err(why);
+        }
+        rx.await.unwrap_or_else(|_| Err("the worker went away".into()))
+    }
+
+    async fn acquire(&self) {
+        if !self.busy.replace(true) {
+            return;
+        }
+        let (tx, rx) = oneshot::channel();
+        self.waiting.borrow_mut().push_back(tx);
+        // The releasing call hands its turn over; `busy` stays set.
+        let _ = rx.await;
+    }
+
+    fn release(&self) {
+        while let Some(next) = self.waiting.borrow_mut().pop_front() {
+            if next.send(()).is_ok() {
+                return;
+            }
+        }
+        self.busy.set(false);
+    }
+
+    async fn call(&self, job: &str) -> Reply {
+        self.acquire().await;
+        let reply = self.exchange(job).await;
+        self.release();
+        reply
+    }
+
+    async fn exchange(&self, job: &str) -> Reply {
+        self.wait_ready().await?;
+        let (tx, rx) = oneshot::channel();
+        *self.pending.borrow_mut() = Some(tx);
+        self.worker.post_message(&JsValue::from_str(job)).map_err(|e| format!("the job could not be sent: {e:?}"))?;
+        rx.await.unwrap_or_else(|_| Err("the worker went away".into()))
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
+
+pub struct WorkerPool {
+    slots: RefCell<Vec<Rc<Slot>>>,
+    size: usize,
+}
+
+/// What a run through the pool left: the jobs no worker finished (to run another way)
+/// and why, if a worker failed.
+pub struct Leftover {
+    pub jobs: Vec<String>,
+    pub failure: Option<String>,
+}
+
+thread_local! {
+    static POOL: RefCell<Option<Rc<WorkerPool>>> = const { RefCell::new(None) };
+}
+
+/// How many workers: `min(hardwareConcurrency − 1, 8)`, at least one, unless the page
+/// was told otherwise (`window.DIFFLENS_WORKERS`: the benchmarks compare 1, 2 and 4).
+fn pool_size() -> usize {
+    let Some(window) = web_sys::window() else { return 1 };
+    let asked = js_sys::Reflect::get(&window, &"DIFFLENS_WORKERS".into()).ok().and_then(|v| v.as_f64());
+    match asked {
+        Some(n) if n >= 1.0 => (n as usize).min(16),
+        _ => (window.navigator().hardware_concurrency() as usize).saturating_sub(1).clamp(1, 8),
+    }
+}
+
+impl WorkerPool {
+    /// The page's pool (started on first use).
+    pub fn get() -> Rc<WorkerPool> {
+        POOL.with(|p| p.borrow_mut().get_or_insert_with(|| Rc::new(WorkerPool { slots: RefCell::new(vec![]), size: pool_size() })).clone())
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Fresh workers in the place of failed ones, and up to `size` of them.
+    fn slots(&self) -> Vec<Rc<Slot>> {
+        let mut slots = self.slots.borrow_mut();
+        slots.retain(|s| s.dead.borrow().is_none());
+        while slots.len() < self.size {
+            match Slot::start() {
+                Ok(s) => slots.push(Rc::new(s)),
+                Err(_) => break,
+            }
+        }
+        slots.clone()
+    }
+
+    /// Runs `jobs` across the workers while `alive()`, giving each answer to `answer` as
+    /// it comes; returns the jobs left unfinished by a failed worker (or by a pool that
+    /// could not start any).
+    pub async fn run(&self, jobs: Vec<String>, alive: impl Fn() -> bool + 'static, answer: impl Fn(String) + 'static) -> Leftover {
+        let slots = self.slots();
+        if slots.is_empty() {
+            return Leftover { jobs, failure: Some("this browser could not start a worker".into()) };
+        }
+        let queue = Rc::new(RefCell::new(VecDeque::from(jobs)));
+        let leftover = Rc::new(RefCell::new(Leftover { jobs: vec![], failure: None }));
+        let (alive, answer) = (Rc::new(alive), Rc::new(answer));
+        let mut done = vec![];
+        for slot in slots {
+            let (tx, rx) = oneshot::channel::<()>();
+            done.push(rx);
+            let (queue, leftover, alive, answer) = (queue.clone(), leftover.clone(), alive.clone(), answer.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                while alive() {
+                    let Some(job) = queue.borrow_mut().pop_front() else { break };
+                    match slot.call(&job).await {
+                        Ok(reply) => answer(reply),
+                        Err(why) => {
+                            let mut l = leftover.borrow_mut();
+                            l.jobs.push(job);
+                            l.failure.get_or_insert(why);
+                            break;
+                        }
+                    }
+                }
+                let _ = tx.send(());
+            });
+        }
+        for rx in done {
+            let _ = rx.await;
+        }
+        // A failed worker's share of the queue is left over too, unless another took it.
+        let mut out = Rc::try_unwrap(leftover).map(RefCell::into_inner).unwrap_or_else(|rc| Leftover { jobs: rc.borrow().jobs.clone(), failure: rc.borrow().failure.clone() });
+        if alive() {
+            out.jobs.extend(queue.borrow_mut().drain(..));
+        }
+        out
+    }
+}
