@@ -10,6 +10,7 @@ cargo run --release --locked --example bench_attention
 [ -f dist/index.html ] || trunk build --release --offline --public-url /difflens/
 node tests/e2e/bench.mjs cpu
 node tests/e2e/bench-compare.mjs cpu
+node tests/e2e/bench-workers.mjs cpu 3
 node tests/e2e/bench-compare.mjs gpu
 node tests/e2e/bench-compare.mjs gpu gpu
 node tests/e2e/bench-lesson.mjs cpu

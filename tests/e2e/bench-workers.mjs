@@ -1,0 +1,40 @@
+// Benchmark (issue 17): "Run 100 prompts" × 3 models at 4× the training length on the page's
+// own thread (the workers' wasm made unloadable, so the page takes over as before the
+// pool) and with 1, 2 and 4 workers; median of `RUNS` runs each, longest main-thread task.
+// `node tests/e2e/bench-workers.mjs [cpu|gpu] [runs]`
+import { start } from './harness.mjs';
+
+const [mode = 'cpu', runsArg = '3'] = process.argv.slice(2);
+const RUNS = Number(runsArg);
+const b = await start(mode);
+const median = (xs) => [...xs].sort((a, c) => a - c)[Math.floor(xs.length / 2)];
+try {
+  for (const workers of ['page thread', 1, 2, 4]) {
+    const page = await b.context.newPage();
+    await page.addInitScript((n) => { window.DIFFLENS_WORKERS = typeof n === 'number' ? n : 2; }, workers);
+    if (workers === 'page thread') await page.route('**/difflens-worker_bg.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' }));
+    await page.goto(b.url + '#/model?view=compare&ctx=256&seed=3');
+    await page.waitForFunction(() => document.querySelectorAll('.predictions li').length === 3, null, { timeout: 60_000 });
+    const times = [], longest = [];
+    for (let k = 0; k < RUNS; k++) {
+      const r = await page.evaluate(async () => {
+        let long = 0;
+        const observer = new PerformanceObserver((l) => { for (const e of l.getEntries()) long = Math.max(long, e.duration); });
+        observer.observe({ type: 'longtask' });
+        const t0 = performance.now();
+        document.querySelector('#run-accuracy').click();
+        while (/^Done/.test(document.querySelector('#accuracy-run .run-progress')?.textContent || '')) await new Promise((res) => setTimeout(res, 5));
+        while (!/^Done/.test(document.querySelector('#accuracy-run .run-progress')?.textContent || '')) await new Promise((res) => setTimeout(res, 20));
+        const ms = performance.now() - t0;
+        observer.disconnect();
+        return { ms, long };
+      });
+      times.push(r.ms / 1000);
+      longest.push(r.long);
+    }
+    console.log(`${mode}, ${workers === 'page thread' ? 'page thread (no worker)' : `${workers} worker${workers > 1 ? 's' : ''}`}: ${median(times).toFixed(2)} s median of [${times.map((t) => t.toFixed(2)).join(', ')}]; longest main-thread task ${Math.max(...longest).toFixed(0)} ms`);
+    await page.close();
+  }
+} finally {
+  await b.stop();
+}
