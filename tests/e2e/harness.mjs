@@ -37,7 +37,8 @@ export async function start(mode, { phone = false, density = 1, colorScheme = 'l
   const errors = [];
   const open = async (hash = '#/lab') => {
     const page = await context.newPage();
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+    // A failed load's message does not name what failed; its location does.
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}${/^Failed to load resource/.test(m.text()) ? ` (${m.location().url})` : ''}`); });
     page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
     await page.goto(url + hash);
     // Attached, not visible: presenter and embed mode hide the header.

@@ -180,7 +180,7 @@ for (const mode of ['gpu', 'cpu']) {
 
       // That iframe inside another page: it renders and answers the keyboard.
       const host = await b.open('#/arch');
-      await host.setContent(`<!doctype html><title>A course page</title><h1>Week 3</h1>${code.replace('src="', 'id="difflens" src="').replace(/&amp;embed=1/, '&amp;embed=1&amp;controls=lambda')}`);
+      await host.setContent(`<!doctype html><link rel="icon" href="data:,"><title>A course page</title><h1>Week 3</h1>${code.replace('src="', 'id="difflens" src="').replace(/&amp;embed=1/, '&amp;embed=1&amp;controls=lambda')}`);
       const frame = host.frameLocator('#difflens');
       await frame.locator('#map-diff canvas.map').waitFor();
       await host.waitForFunction(() => {
@@ -197,7 +197,7 @@ for (const mode of ['gpu', 'cpu']) {
       await pixelsChange(f, '#map-diff canvas.map', mapBefore);
       await host.screenshot({ path: artifact(`embed-${mode}.png`) });
       // The lesson embedded: the keyboard moves its steps inside the frame.
-      await host.setContent(`<!doctype html><h1>Slides</h1><iframe id="l" src="${b.url}#/learn?embed=1" width="900" height="700"></iframe>`);
+      await host.setContent(`<!doctype html><link rel="icon" href="data:,"><h1>Slides</h1><iframe id="l" src="${b.url}#/learn?embed=1" width="900" height="700"></iframe>`);
       const lf = host.frameLocator('#l');
       await lf.locator('#fig-row[data-drawn="true"]').waitFor();
       await lf.locator('#step-title').click();
