@@ -3,12 +3,13 @@
 //! It says "ready" once it listens, then answers each job (`engine::batch`) with its
 //! counts or its error, one at a time. It fetches and keeps the shipped models itself,
 //! from the same files the page reads (the browser's and the offline copy's caches make
-//! the second read free). Nothing here is native: on other targets `main` does nothing.
+//! the second read free); a lab noise level needs nothing but its job. Nothing here is
+//! native: on other targets `main` does nothing.
 
 #[cfg(target_arch = "wasm32")]
 mod web {
     use difflens::core::model::Model;
-    use difflens::engine::batch::{AccuracyChunk, ChunkResult};
+    use difflens::engine::batch::{job_kind, AccuracyChunk, ChunkResult, NoiseAnswer, NoiseJob};
     use difflens::engine::model_session::ModelLibrary;
     use std::rc::Rc;
     use wasm_bindgen::prelude::*;
@@ -32,6 +33,17 @@ mod web {
         }
         let buffer = JsFuture::from(response.array_buffer().map_err(failed)?).await.map_err(failed)?;
         Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+    }
+
+    /// The answer to any job, as the message to send back.
+    async fn reply(library: &ModelLibrary, message: &str) -> String {
+        match job_kind(message).as_deref() {
+            Some("noise") => match NoiseJob::from_message(message) {
+                Ok(job) => job.run().to_message(),
+                Err(e) => NoiseAnswer { generation: 0, point: Err(e) }.to_message(),
+            },
+            _ => answer(library, message).await.to_message(),
+        }
     }
 
     async fn answer(library: &ModelLibrary, message: &str) -> ChunkResult {
@@ -60,8 +72,7 @@ mod web {
             let Some(text) = e.data().as_string() else { return };
             let library = library.clone();
             wasm_bindgen_futures::spawn_local(async move {
-                let reply = answer(&library, &text).await;
-                post(&reply.to_message());
+                post(&reply(&library, &text).await);
             });
         });
         scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));

@@ -1,12 +1,16 @@
-//! Table 2's batch split into chunks for a pool of workers, each with its own wasm
-//! instance (GitHub Pages cannot send the headers SharedArrayBuffer needs). A chunk is a
-//! short text: the explorer's link (every setting a run depends on) and a range of the
-//! run's seeded prompts, so a worker rebuilds exactly the prompts and options the page
-//! would, and its answer is a few counts. Each job and answer carries the run's
-//! generation: an answer for a run the reader has since cancelled or replaced is dropped.
+//! Work for a pool of workers, each with its own wasm instance (GitHub Pages cannot send
+//! the headers SharedArrayBuffer needs): Table 2's batch in chunks, and the lab's
+//! SNR-against-noise chart a noise level at a time. A job is a short text: for a chunk,
+//! the explorer's link (every setting a run depends on) and a range of the run's seeded
+//! prompts; for a noise level, the problem on screen, λ and σ. A worker therefore
+//! computes exactly what the page would, and answers with a few numbers. Each job and
+//! answer carries its run's generation: an answer for a run the reader has since
+//! cancelled or replaced is dropped.
 
 use super::evidence::{fresh_prompts, run_spec, AccuracyRun};
+use super::lab::noise_point;
 use super::model::forward_options;
+use crate::core::lab::{LabParams, NoiseSweepPoint};
 use crate::core::model::Model;
 use crate::state::model_state::{AttentionKind, ModelState};
 use crate::state::query;
@@ -117,6 +121,72 @@ impl ChunkResult {
     }
 }
 
+/// One point of the lab's SNR-against-noise chart: the problem on screen (`params`) at
+/// noise amplitude `sigma`, its differential map at `lambda`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NoiseJob {
+    pub generation: u64,
+    pub params: LabParams,
+    pub lambda: f32,
+    pub sigma: f32,
+}
+
+/// A noise job's answer: its point, or why it failed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NoiseAnswer {
+    pub generation: u64,
+    pub point: Result<NoiseSweepPoint, String>,
+}
+
+impl NoiseJob {
+    pub fn to_message(&self) -> String {
+        let params = serde_json::to_string(&self.params).expect("lab parameters are plain numbers");
+        query::format(&[("_job".into(), "noise".into()), ("_gen".into(), self.generation.to_string()), ("lambda".into(), self.lambda.to_string()), ("sigma".into(), self.sigma.to_string()), ("params".into(), params)])
+    }
+
+    pub fn from_message(message: &str) -> Result<Self, String> {
+        let pairs = query::parse(message);
+        if !pairs.iter().any(|(k, v)| k == "_job" && v == "noise") {
+            return Err(format!("not a noise job: {}", message.chars().take(60).collect::<String>()));
+        }
+        let raw = pairs.iter().find(|(k, _)| k == "params").map(|(_, v)| v.as_str()).ok_or("the job has no params")?;
+        let params = serde_json::from_str(raw).map_err(|e| format!("the job's params: {e}"))?;
+        Ok(Self { generation: number(&pairs, "_gen")?, params, lambda: number(&pairs, "lambda")?, sigma: number(&pairs, "sigma")? })
+    }
+
+    /// The point, exactly as the page's own `SlowCharts` computes it.
+    pub fn run(&self) -> NoiseAnswer {
+        let mut stream = noise_point(&self.params, self.lambda, self.sigma);
+        while stream.advance(usize::MAX) {}
+        NoiseAnswer { generation: self.generation, point: Ok(NoiseSweepPoint::new(self.sigma, &stream.finish())) }
+    }
+}
+
+impl NoiseAnswer {
+    pub fn to_message(&self) -> String {
+        let mut pairs = vec![("_gen".to_string(), self.generation.to_string())];
+        match &self.point {
+            Ok(p) => pairs.extend([("noise".to_string(), p.noise.to_string()), ("standard".to_string(), p.standard_snr.to_string()), ("differential".to_string(), p.differential_snr.to_string())]),
+            Err(e) => pairs.push(("error".into(), e.clone())),
+        }
+        query::format(&pairs)
+    }
+
+    pub fn from_message(message: &str) -> Result<Self, String> {
+        let pairs = query::parse(message);
+        let point = match pairs.iter().find(|(k, _)| k == "error") {
+            Some((_, e)) => Err(e.clone()),
+            None => Ok(NoiseSweepPoint { noise: number(&pairs, "noise")?, standard_snr: number(&pairs, "standard")?, differential_snr: number(&pairs, "differential")? }),
+        };
+        Ok(Self { generation: number(&pairs, "_gen")?, point })
+    }
+}
+
+/// What kind of job a message is (the worker answers each kind with its own answer).
+pub fn job_kind(message: &str) -> Option<String> {
+    query::parse(message).into_iter().find(|(k, _)| k == "_job").map(|(_, v)| v)
+}
+
 /// Adds `counts` to `total`, model by model.
 pub fn add(total: &mut Vec<(usize, usize)>, counts: &[(usize, usize)]) {
     if total.len() < counts.len() {
@@ -159,6 +229,27 @@ mod tests {
         assert!(AccuracyChunk::from_message("_job=accuracy&_gen=1&_ckpt=0&_count=10&_from=5&_to=50").unwrap_err().contains("not within"));
         assert!(AccuracyChunk::from_message("garbage").is_err());
         assert!(ChunkResult::from_message("_gen=1&_from=0&_to=2&counts=3").is_err());
+    }
+
+    #[test]
+    fn a_noise_job_gives_the_slow_chart_s_own_point() {
+        use crate::engine::lab_charts::{SlowCharts, Step};
+        let params = LabParams { n: 64, noise: 1.5, ..LabParams::default() };
+        let mut chart = SlowCharts::new(&params, 0.7);
+        let first = loop {
+            if let Step::Noise(p) = chart.step(7) {
+                break p;
+            }
+        };
+        let job = NoiseJob { generation: 9, params: params.clone(), lambda: 0.7, sigma: crate::engine::lab::noise_grid()[0] };
+        let job = NoiseJob::from_message(&job.to_message()).unwrap();
+        assert_eq!(job.params, params);
+        let answer = NoiseAnswer::from_message(&job.run().to_message()).unwrap();
+        assert_eq!((answer.generation, answer.point), (9, Ok(first)), "the same point, bit for bit, through the messages");
+        assert_eq!(job_kind(&job.to_message()).as_deref(), Some("noise"));
+        let failed = NoiseAnswer { generation: 2, point: Err("out of memory".into()) };
+        assert_eq!(NoiseAnswer::from_message(&failed.to_message()), Ok(failed));
+        assert!(NoiseJob::from_message("_job=noise&_gen=1&lambda=0.5&sigma=1&params=%7B").unwrap_err().contains("params"));
     }
 
     #[test]

@@ -31,7 +31,13 @@ pub struct SlowCharts {
 
 impl SlowCharts {
     pub fn new(params: &LabParams, lambda: f32) -> Self {
-        Self { params: params.clone(), lambda, lengths: context_lengths().into_iter(), masses: vec![], levels: noise_grid().into_iter(), current: None }
+        Self::with(params, lambda, context_lengths(), noise_grid())
+    }
+
+    /// The same job over chosen context lengths and noise levels (the page hands the
+    /// noise levels to its workers and computes here only what they leave).
+    pub fn with(params: &LabParams, lambda: f32, lengths: Vec<usize>, levels: Vec<f32>) -> Self {
+        Self { params: params.clone(), lambda, lengths: lengths.into_iter(), masses: vec![], levels: levels.into_iter(), current: None }
     }
 
     /// Does a bounded piece of work: one noise-mass point (O(N) for N up to 128k keys),

@@ -1,6 +1,7 @@
-// Benchmark (issue 17): "Run 100 prompts" × 3 models at 4× the training length on the page's
-// own thread (the workers' wasm made unloadable, so the page takes over as before the
-// pool) and with 1, 2 and 4 workers; median of `RUNS` runs each, longest main-thread task.
+// Benchmark (issue 17): "Run 100 prompts" × 3 models at 4× the training length and the
+// lab's noise chart at N = 2048, each on the page's own thread (the workers' wasm made
+// unloadable, so the page takes over as before the pool) and with 1, 2 and 4 workers;
+// median of `RUNS` runs each, and the longest main-thread task.
 // `node tests/e2e/bench-workers.mjs [cpu|gpu] [runs]`
 import { start } from './harness.mjs';
 
@@ -34,6 +35,29 @@ try {
     }
     console.log(`${mode}, ${workers === 'page thread' ? 'page thread (no worker)' : `${workers} worker${workers > 1 ? 's' : ''}`}: ${median(times).toFixed(2)} s median of [${times.map((t) => t.toFixed(2)).join(', ')}]; longest main-thread task ${Math.max(...longest).toFixed(0)} ms`);
     await page.close();
+  }
+  // The lab's SNR-against-noise chart at N = 2048 (25 whole problems): from the problem's
+  // own maps on screen to the 25th point drawn, and the longest main-thread task meanwhile.
+  for (const workers of ['page thread', 1, 2, 4]) {
+    const fills = [], longest = [];
+    for (let k = 0; k < RUNS; k++) {
+      const page = await b.context.newPage();
+      await page.addInitScript((n) => {
+        window.DIFFLENS_WORKERS = typeof n === 'number' ? n : 2;
+        window.__long = [];
+        new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
+      }, workers);
+      if (workers === 'page thread') await page.route('**/difflens-worker_bg.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' }));
+      await page.goto(b.url + '#/lab?n=2048');
+      await page.waitForFunction(() => document.querySelector('#snr-diff')?.dataset.value, null, { timeout: 60_000 });
+      const t0 = await page.evaluate(() => performance.now());
+      await page.waitForFunction(() => document.querySelector('#chart-noise')?.dataset.points === '25', null, { timeout: 120_000, polling: 10 });
+      const r = await page.evaluate((t0) => ({ ms: performance.now() - t0, long: Math.max(0, ...window.__long.filter(([s]) => s >= t0).map(([, d]) => d)) }), t0);
+      fills.push(r.ms / 1000);
+      longest.push(r.long);
+      await page.close();
+    }
+    console.log(`${mode}, noise chart at N = 2048, ${workers === 'page thread' ? 'page thread (no worker)' : `${workers} worker${workers > 1 ? 's' : ''}`}: ${median(fills).toFixed(2)} s median of [${fills.map((t) => t.toFixed(2)).join(', ')}]; longest main-thread task while it filled ${Math.max(...longest).toFixed(0)} ms`);
   }
 } finally {
   await b.stop();

@@ -1,4 +1,5 @@
-// The worker pool behind "Run 100 prompts" (issue 17), as a reader meets it: the run
+// The worker pool (issue 17) as a reader meets it. The lab's noise chart: the same 25
+// points from two workers, one, or the page's own thread. "Run 100 prompts": the run
 // fills its bars from background workers while the page's thread stays free; two workers
 // give the same counts as one and as the page's own thread (when the worker cannot even
 // download, the page says so and computes the run itself); a run cancelled and started
@@ -26,6 +27,38 @@ async function open(b, workers, breakWorker = false) {
   await page.goto(b.url + LINK);
   await ready(page);
   return page;
+}
+
+/** The lab's SNR-against-noise chart, once all 25 noise levels are in, as its CSV. */
+async function noiseChart(b, workers, breakWorker = false) {
+  const page = await b.context.newPage();
+  page.on('pageerror', (e) => b.errors.push(`pageerror: ${e.message}`));
+  await page.addInitScript((n) => { window.DIFFLENS_WORKERS = n; }, workers);
+  if (breakWorker) await page.route('**/difflens-worker_bg.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' }));
+  await page.goto(b.url + '#/lab?n=1024&lambda=0.6');
+  await page.waitForFunction(() => document.querySelector('#chart-noise')?.dataset.points === '25' && document.querySelector('#chart-context')?.dataset.points === '8', null, { timeout: 120_000 });
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click('.chart-wrap:has(#chart-noise) .export-csv')]);
+  const csv = (await import('node:fs')).readFileSync(await file.path(), 'utf8');
+  await page.close();
+  return csv.split('\n').filter((l) => l && !l.startsWith('#'));
+}
+
+for (const mode of ['gpu', 'cpu']) {
+  test(`the lab's noise chart from background workers, in ${mode} mode`, async () => {
+    const b = await start(mode);
+    try {
+      const two = await noiseChart(b, 2);
+      assert.equal(two[0], 'series,x,y');
+      const sigmas = [...new Set(two.slice(1).filter((l) => l.startsWith('standard,')).map((l) => Number(l.split(',')[1])))];
+      assert.equal(sigmas.length, 25);
+      assert.ok(sigmas.every((x, i) => i === 0 || x > sigmas[i - 1]), 'the points in σ order, however they arrived');
+      assert.deepEqual(await noiseChart(b, 1), two, 'one worker draws the same points as two');
+      assert.deepEqual(await noiseChart(b, 2, true), two, "the page's own thread draws the same points when the workers cannot start");
+      assert.deepEqual(b.errors, [], 'no errors in the page');
+    } finally {
+      await b.stop();
+    }
+  });
 }
 
 for (const mode of ['gpu', 'cpu']) {

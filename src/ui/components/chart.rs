@@ -617,6 +617,7 @@ pub fn Chart(
     view! {
         <div class="chart-wrap" node_ref=wrap>
             <canvas node_ref=canvas id=id width="560" height="336" role="img" aria-label=label data-drawn=move || frame.get().is_some().to_string() data-text-px=text_px
+                data-points=move || spec.with(|s| s.as_ref().map_or(0, |s| s.series.iter().map(|x| x.points.len()).max().unwrap_or(0)))
                 data-x-ticks=move || drawn_ticks.with(|t| t.x.join("|")) data-y-ticks=move || drawn_ticks.with(|t| t.y.join("|"))></canvas>
             {overlay.is_some().then(|| view! { <canvas node_ref=top class="chart-overlay" width="560" height="336" aria-hidden="true"></canvas> })}
             <Show when=move || { legend().len() > 1 }>

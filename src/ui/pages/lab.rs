@@ -9,7 +9,9 @@ use super::super::components::slider::Slider;
 use super::super::components::notice::{NoticeBar, StateNotes};
 use super::super::route::{self, Page, Route, Router};
 use crate::engine::lab::{self as engine, lambda_init_for_depth, GpuSession, LabMetrics, LabParams, LabRun, MapKind, NoiseMassPoint, NoiseSweepPoint, SnrPoint, Verification, LAMBDA_RANGE};
+use crate::engine::batch::{NoiseAnswer, NoiseJob};
 use crate::engine::lab_charts::{SlowCharts, Step};
+use crate::ui::worker_pool::WorkerPool;
 use crate::state::lab_state::{Knob, LabState, KNOBS, SEED};
 use crate::viz::colormap::{Contrast, Scale};
 use crate::viz::pooling::pooled_size;
@@ -219,47 +221,76 @@ impl Pictures {
     }
 }
 
-/// The slow charts' points, computed one small step at a time between paints, restarted
-/// when a new problem is on screen or the committed λ changes. They wait for the
-/// problem's own run: started with the request, they would take CPU time from it (on a
-/// software GPU adapter, from the GPU itself).
+/// The slow charts' points, restarted when a new problem is on screen or the committed λ
+/// changes. The 25 noise levels (each a whole problem) go to the worker pool, their
+/// points kept in σ order as they arrive; the eight noise masses (O(N) each) and whatever
+/// a failed worker left are computed here a small step at a time between paints. They
+/// wait for the problem's own run: started with the request, they would take CPU time
+/// from it (on a software GPU adapter, from the GPU itself).
 fn slow_charts(runs: Runs, lambda_committed: RwSignal<f32>) -> (RwSignal<Vec<NoiseSweepPoint>>, RwSignal<Vec<NoiseMassPoint>>) {
     let noise_points = RwSignal::new(Vec::<NoiseSweepPoint>::new());
     let mass_points = RwSignal::new(Vec::<NoiseMassPoint>::new());
     let latest = StoredValue::new(0u64);
     Effect::new(move |_| {
         let l = lambda_committed.get();
-        let Some(mut job) = runs.with(|r| SlowCharts::new(&r.params, l)) else { return };
+        let Some(params) = runs.with(|r| r.params.clone()) else { return };
         latest.update_value(|g| *g += 1);
         let mine = latest.get_value();
+        // The page may be gone by the time a step or an answer comes (try_: disposed).
+        let alive = move || latest.try_get_value() == Some(mine);
         noise_points.set(vec![]);
         mass_points.set(vec![]);
+        let add = move |p: NoiseSweepPoint| {
+            noise_points.try_update(|v| {
+                let at = v.partition_point(|q| q.noise < p.noise);
+                v.insert(at, p);
+            });
+        };
+        let on_step = move |step: Step| match step {
+            Step::Masses(m) => {
+                mass_points.try_set(m);
+            }
+            Step::Noise(p) => add(p),
+            Step::Working | Step::Done => {}
+        };
+        leptos::task::spawn_local(step_sliced(SlowCharts::with(&params, l, engine::context_lengths(), vec![]), alive, on_step));
         leptos::task::spawn_local(async move {
-            loop {
-                yield_to_browser().await;
-                // The page may be gone by now (try_: its values are disposed).
-                if latest.try_get_value() != Some(mine) {
-                    return;
-                }
-                let t0 = now_ms();
-                while now_ms() - t0 < CHART_SLICE_MS {
-                    match job.step(CHART_ROWS_PER_STEP) {
-                        Step::Working => {}
-                        Step::Masses(m) => {
-                            mass_points.try_set(m);
-                            break;
-                        }
-                        Step::Noise(p) => {
-                            noise_points.try_update(|v| v.push(p));
-                            break;
-                        }
-                        Step::Done => return,
-                    }
-                }
+            let jobs = engine::noise_grid().into_iter().map(|sigma| NoiseJob { generation: mine, params: params.clone(), lambda: l, sigma }.to_message()).collect();
+            let answer = move |text: String| match NoiseAnswer::from_message(&text) {
+                Ok(NoiseAnswer { generation, point: Ok(p) }) if generation == mine && alive() => add(p),
+                Ok(NoiseAnswer { point: Err(e), .. }) | Err(e) => leptos::logging::warn!("a noise level failed in a worker: {e}"),
+                Ok(_) => {}
+            };
+            let left = WorkerPool::get().run(jobs, alive, answer).await;
+            if alive() && !left.jobs.is_empty() {
+                let levels = left.jobs.iter().filter_map(|j| NoiseJob::from_message(j).ok()).map(|j| j.sigma).collect();
+                step_sliced(SlowCharts::with(&params, l, vec![], levels), alive, on_step).await;
             }
         });
     });
     (noise_points, mass_points)
+}
+
+/// Runs `job` in slices of `CHART_SLICE_MS` between paints while `alive()`, giving
+/// `on_step` each point it finishes.
+async fn step_sliced(mut job: SlowCharts, alive: impl Fn() -> bool, on_step: impl Fn(Step)) {
+    loop {
+        yield_to_browser().await;
+        if !alive() {
+            return;
+        }
+        let t0 = now_ms();
+        while now_ms() - t0 < CHART_SLICE_MS {
+            match job.step(CHART_ROWS_PER_STEP) {
+                Step::Working => {}
+                Step::Done => return,
+                point => {
+                    on_step(point);
+                    break;
+                }
+            }
+        }
+    }
 }
 
 #[component]
