@@ -157,6 +157,7 @@ pub struct WorkerPool {
 
 /// What a run through the pool left: the jobs no worker finished (to run another way)
 /// and why, if a worker failed.
+#[derive(Default)]
 pub struct Leftover {
     pub jobs: Vec<String>,
     pub failure: Option<String>,
@@ -209,7 +210,7 @@ impl WorkerPool {
             return Leftover { jobs, failure: Some("this browser could not start a worker".into()) };
         }
         let queue = Rc::new(RefCell::new(VecDeque::from(jobs)));
-        let leftover = Rc::new(RefCell::new(Leftover { jobs: vec![], failure: None }));
+        let leftover = Rc::new(RefCell::new(Leftover::default()));
         let (alive, answer) = (Rc::new(alive), Rc::new(answer));
         let mut done = vec![];
         for slot in slots {
@@ -236,7 +237,7 @@ impl WorkerPool {
             let _ = rx.await;
         }
         // A failed worker's share of the queue is left over too, unless another took it.
-        let mut out = Rc::try_unwrap(leftover).map(RefCell::into_inner).unwrap_or_else(|rc| Leftover { jobs: rc.borrow().jobs.clone(), failure: rc.borrow().failure.clone() });
+        let mut out = leftover.take();
         if alive() {
             out.jobs.extend(queue.borrow_mut().drain(..));
         }
