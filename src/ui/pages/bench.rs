@@ -8,6 +8,9 @@ use leptos::prelude::*;
 use std::future::Future;
 use std::pin::Pin;
 
+/// The User Timing mark made before every timed run.
+const RUN_MARK: &str = "difflens-bench-run";
+
 #[component]
 pub fn BenchPage() -> impl IntoView {
     let result = RwSignal::new(None::<String>);
@@ -15,11 +18,17 @@ pub fn BenchPage() -> impl IntoView {
     // backend detection so the GPU part knows whether it has a device.
     set_timeout(
         move || {
-            // Between timed runs: paint, and stop once this page's signals are gone.
+            // Between timed runs: paint, and stop once this page's signals are gone. Each
+            // run that goes on is a User Timing mark, so DevTools' timeline (and the test
+            // that leaves this page) can see when the benchmark worked.
             let pause = move || -> Pin<Box<dyn Future<Output = bool>>> {
                 Box::pin(async move {
                     yield_to_browser().await;
-                    result.try_get_untracked().is_some()
+                    let go_on = result.try_get_untracked().is_some();
+                    if go_on {
+                        let _ = web_sys::window().and_then(|w| w.performance()).map(|p| p.mark(RUN_MARK));
+                    }
+                    go_on
                 })
             };
             leptos::task::spawn_local(async move {
