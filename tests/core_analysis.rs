@@ -27,6 +27,28 @@ fn outlier_stats_rank_magnitudes() {
     assert_eq!((short.top1, short.top10, short.median), (3.0, 1.0, 2.0));
 }
 
+/// The statistics by selection equal those of a full sort, for every size around the
+/// switch between the two and with many ties (values on a coarse grid).
+#[test]
+fn outlier_stats_equal_a_full_sort() {
+    let mut state = 12345u32;
+    let mut next = move || {
+        state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (state >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+    };
+    for n in [1usize, 2, 3, 99, 100, 101, 399, 400, 401, 402, 403, 1000, 1001, 4097] {
+        for grid in [0.0f32, 64.0] {
+            let values: Vec<f32> = (0..n).map(|_| { let v = next() * 10.0; if grid > 0.0 { (v * grid).round() / grid } else { v } }).collect();
+            let mut sorted: Vec<f32> = values.iter().map(|v| v.abs()).collect();
+            sorted.sort_by(|a, b| b.total_cmp(a));
+            let kth = |k: usize| sorted[(k - 1).min(n - 1)];
+            let median = if n % 2 == 1 { sorted[n / 2] } else { 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]) };
+            let s = outlier_stats(values);
+            assert_eq!((s.top1, s.top2, s.top3, s.top10, s.top100, s.median, s.count), (kth(1), kth(2), kth(3), kth(10), kth(100), median, n), "n = {n}, grid {grid}");
+        }
+    }
+}
+
 #[test]
 fn effective_rank_of_simple_maps() {
     assert!((effective_rank(&Array2::eye(8)) - 8.0).abs() < 1e-4, "identity: full rank");

@@ -42,17 +42,34 @@ pub struct OutlierStats {
     pub count: usize,
 }
 
+/// The ranks [`OutlierStats`] reports, largest first.
+const TOP_RANKS: usize = 100;
+
 /// Statistics of |value|; a rank beyond the count reads as the smallest magnitude.
+/// Order statistics by selection (O(n)) rather than a full sort: the explorer computes
+/// them for every head's logits on each step of a λ drag. Same values as sorting.
 pub fn outlier_stats(values: impl IntoIterator<Item = f32>) -> OutlierStats {
     let mut mags: Vec<f32> = values.into_iter().map(f32::abs).collect();
-    if mags.is_empty() {
+    let n = mags.len();
+    if n == 0 {
         return OutlierStats::default();
     }
-    mags.sort_unstable_by(|a, b| b.total_cmp(a));
-    let n = mags.len();
+    let desc = |a: &f32, b: &f32| b.total_cmp(a);
+    if n <= 4 * TOP_RANKS {
+        mags.sort_unstable_by(desc);
+    } else {
+        // Descending: the n/2 largest before the middle, the rest after it.
+        let mid = n / 2;
+        let (larger, _, _) = mags.select_nth_unstable_by(mid, desc);
+        let below_mid = larger.iter().copied().min_by(f32::total_cmp).expect("n > 2 so the larger half is not empty");
+        // The largest TOP_RANKS, in order, at the front.
+        larger.select_nth_unstable_by(TOP_RANKS - 1, desc);
+        larger[..TOP_RANKS].sort_unstable_by(desc);
+        mags[mid - 1] = below_mid;
+    }
     let kth = |k: usize| mags[(k - 1).min(n - 1)];
     let median = if n % 2 == 1 { mags[n / 2] } else { 0.5 * (mags[n / 2 - 1] + mags[n / 2]) };
-    OutlierStats { top1: kth(1), top2: kth(2), top3: kth(3), top10: kth(10), top100: kth(100), median, count: n }
+    OutlierStats { top1: kth(1), top2: kth(2), top3: kth(3), top10: kth(10), top100: kth(TOP_RANKS), median, count: n }
 }
 
 /// Effective rank (Roy & Vetterli 2007): exp of the entropy of the normalised singular

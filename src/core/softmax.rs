@@ -17,14 +17,43 @@ pub fn apply_mask(mut scores: ArrayViewMut2<f32>, first_query: usize, causal: bo
 
 /// Replaces each row by its softmax; the max is subtracted first for stability.
 /// A row always has at least one finite entry (a query may always see itself).
+/// The exponentials are [`exp_shifted`]'s, in a pass of their own so it vectorises; the
+/// sum then adds them in order, as before.
 pub fn softmax_rows(mut x: ArrayViewMut2<f32>) {
     for mut row in x.rows_mut() {
         let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let mut sum = 0.0f32;
-        row.iter_mut().for_each(|v| {
-            *v = (*v - max).exp();
-            sum += *v;
-        });
+        match row.as_slice_mut() {
+            Some(values) => values.iter_mut().for_each(|v| *v = exp_shifted(*v - max)),
+            None => row.iter_mut().for_each(|v| *v = exp_shifted(*v - max)),
+        }
+        let sum: f32 = row.iter().sum();
         row.iter_mut().for_each(|v| *v /= sum);
     }
+}
+
+/// Below this e^x is not a normal f32 (it is < 1.2e-38): it is taken as 0, as is −∞.
+const EXP_FLOOR: f32 = -87.0;
+/// ln 2 split in two (Cody and Waite) so that `n · LN2_HI` is exact for |n| ≤ 126.
+const LN2_HI: f32 = 0.693_359_4;
+const LN2_LO: f32 = -2.121_944_4e-4;
+
+/// e^x for x ≤ 0, the shifted scores of a softmax (the masked ones are −∞), within two
+/// units in the last place of the exact value (tested against f64 over the whole range).
+/// Written without calls or branches so that the row loop vectorises: the library's
+/// `expf`, a call per element, was the largest part of a model's forward in wasm. The
+/// polynomial is Cephes' `expf` on the reduced argument |r| ≤ ln 2 / 2; e^0 is exactly 1.
+#[inline(always)]
+pub fn exp_shifted(x: f32) -> f32 {
+    let xc = x.max(EXP_FLOOR);
+    let n = (xc * std::f32::consts::LOG2_E).round_ties_even();
+    let r = (xc - n * LN2_HI) - n * LN2_LO;
+    let mut p = 1.987_569_2e-4f32;
+    p = p * r + 1.398_199_9e-3;
+    p = p * r + 8.333_452e-3;
+    p = p * r + 4.166_579_6e-2;
+    p = p * r + 1.666_666_5e-1;
+    p = p * r + 5.000_000_1e-1;
+    let e_r = p * r * r + r + 1.0;
+    let two_n = f32::from_bits(((n as i32 + 127) as u32) << 23);
+    if x >= EXP_FLOOR { e_r * two_n } else { 0.0 }
 }

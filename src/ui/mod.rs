@@ -26,6 +26,46 @@ pub(crate) async fn yield_to_browser() {
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
+/// Waits until the browser has painted a frame (a `requestAnimationFrame`, then a task
+/// after it), so that "computing…" is on screen before a long computation starts.
+pub(crate) async fn after_next_paint() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let later = wasm_bindgen::closure::Closure::once_into_js(move || {
+                if let Some(w) = web_sys::window() {
+                    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+                }
+            });
+            let _ = w.request_animation_frame(wasm_bindgen::JsCast::unchecked_ref(&later));
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// A copy of `source` that follows it once the browser has painted, keeping only the
+/// latest value: what can wait a frame (the explorer's head grid and evidence tables)
+/// stays out of the frame that shows a λ drag's prediction and maps.
+pub(crate) fn after_paint<T: Clone + Send + Sync + 'static>(source: leptos::prelude::Signal<T>) -> leptos::prelude::Signal<T> {
+    use leptos::prelude::*;
+    let late = RwSignal::new(source.get_untracked());
+    let waiting = StoredValue::new(false);
+    Effect::new(move |_| {
+        source.track();
+        if waiting.get_value() {
+            return;
+        }
+        waiting.set_value(true);
+        leptos::task::spawn_local(async move {
+            after_next_paint().await;
+            waiting.try_set_value(false);
+            if let Some(v) = source.try_get_untracked() {
+                late.try_set(v);
+            }
+        });
+    });
+    late.into()
+}
+
 /// Shows the fatal-error banner (what the panic hook does), for tests and for errors
 /// that happen outside the reactive system.
 pub fn show_error_banner(message: &str) {

@@ -4,6 +4,7 @@
 
 use super::ticks;
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
 /// viridis sampled at 0, 0.1, …, 1 (matplotlib's values).
 const VIRIDIS: [[u8; 3]; 11] = [
@@ -164,27 +165,44 @@ const TABLE_STEPS: usize = 4096;
 /// A scale's colours tabulated over the colour-map position, so painting a heatmap costs
 /// a contrast transform and a lookup per pixel instead of an interpolation (the λ drag
 /// repaints 147 456 pixels per update). Colours differ from [`Scale::color`] by at most
-/// one 8-bit level (the position is rounded to 1/4095).
+/// one 8-bit level (the position is rounded to 1/4095). The two colour maps' tables are
+/// made once: a drag repaints fifteen small canvases per step, and building a table for
+/// each cost more than painting it.
 pub struct ColorTable {
     scale: Scale,
-    rgba: Vec<[u8; 4]>,
+    rgba: &'static [[u8; 4]],
 }
+
+fn tabulate(anchors: &[[u8; 3]]) -> Vec<[u8; 4]> {
+    (0..TABLE_STEPS)
+        .map(|k| {
+            let [r, g, b] = lerp(anchors, k as f32 / (TABLE_STEPS - 1) as f32);
+            [r, g, b, 255]
+        })
+        .collect()
+}
+
+static SEQUENTIAL_TABLE: OnceLock<Vec<[u8; 4]>> = OnceLock::new();
+static DIVERGING_TABLE: OnceLock<Vec<[u8; 4]>> = OnceLock::new();
 
 impl Scale {
     pub fn table(&self) -> ColorTable {
-        let rgba = (0..TABLE_STEPS)
-            .map(|k| {
-                let [r, g, b] = lerp(self.anchors(), k as f32 / (TABLE_STEPS - 1) as f32);
-                [r, g, b, 255]
-            })
-            .collect();
-        ColorTable { scale: *self, rgba }
+        let cell = if self.diverging { &DIVERGING_TABLE } else { &SEQUENTIAL_TABLE };
+        ColorTable { scale: *self, rgba: cell.get_or_init(|| tabulate(self.anchors())) }
     }
 }
 
 impl ColorTable {
     pub fn rgba(&self, v: f32) -> [u8; 4] {
-        self.rgba[(self.scale.position(v).clamp(0.0, 1.0) * (TABLE_STEPS - 1) as f32).round() as usize]
+        // Ties to even: one wasm instruction, where `round` is a library call.
+        self.rgba[(self.scale.position(v).clamp(0.0, 1.0) * (TABLE_STEPS - 1) as f32).round_ties_even() as usize]
+    }
+
+    /// Writes the colours of `values` into `rgba`, four bytes each.
+    pub fn fill(&self, values: &[f32], rgba: &mut [u8]) {
+        for (px, v) in rgba.chunks_exact_mut(4).zip(values) {
+            px.copy_from_slice(&self.rgba(*v));
+        }
     }
 }
 
@@ -230,6 +248,21 @@ mod tests {
         assert_eq!(div.color(-1.0), RDBU[0]);
         assert_eq!(div.color(1.0), RDBU[10]);
         assert_eq!(div.color(f32::NAN), RDBU[5]);
+    }
+
+    #[test]
+    fn fill_writes_each_value_s_colour_and_tables_follow_their_own_scale() {
+        let values = [-0.3f32, 0.0, 0.01, 0.2, 0.9, f32::NAN];
+        for scale in [Scale { diverging: true, vmax: 0.3, contrast: Contrast::Sqrt }, Scale { diverging: true, vmax: 3.0, contrast: Contrast::Linear }, Scale { diverging: false, vmax: 0.9, contrast: Contrast::Log }] {
+            let table = scale.table();
+            let mut rgba = vec![0u8; values.len() * 4];
+            table.fill(&values, &mut rgba);
+            for (px, v) in rgba.chunks_exact(4).zip(values) {
+                assert_eq!(px, table.rgba(v));
+                let want = scale.color(v);
+                assert!((0..3).all(|c| (want[c] as i32 - px[c] as i32).abs() <= 1), "{scale:?} at {v}");
+            }
+        }
     }
 
     #[test]

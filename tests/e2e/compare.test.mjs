@@ -216,7 +216,7 @@ describe('λ set by the reader, in the compare view (CPU mode)', () => {
   it('moving DIFF V1\'s λ of layer 1 changes its prediction and maps, not the other columns; λ = 0 and Back work', async () => {
     const page = await b.open('#/model?view=compare&seed=1&layer=1');
     await compareReady(page);
-    const before = { v1: await text(page, '#col-diff_v1 .predictions'), v2: await text(page, '#col-diff_v2 .predictions'), map: await pixels(page, '#cmp-diff_v1-main canvas.map'), v2map: await pixels(page, '#cmp-diff_v2-main canvas.map') };
+    const before = { v1: await text(page, '#col-diff_v1 .predictions'), v2: await text(page, '#col-diff_v2 .predictions'), map: await pixels(page, '#cmp-diff_v1-main canvas.map'), v2map: await pixels(page, '#cmp-diff_v2-main canvas.map'), grid: await text(page, '#grid-diff_v1'), v2grid: await text(page, '#grid-diff_v2'), table: await text(page, '#net-table tbody'), magnitudes: await text(page, '#magnitude-table tbody') };
     await page.click('#lambda-panel-diff_v1 summary');
     assert.match(await text(page, 'label[for=v1-lambda-0]'), /−?\d\.\d\d \(learnt\)/);
     // A keyboard user: focus the slider of layer 1 and hold the right arrow.
@@ -226,6 +226,11 @@ describe('λ set by the reader, in the compare view (CPU mode)', () => {
     await textChanges(page, '#col-diff_v1 .predictions', before.v1);
     await pixelsChange(page, '#cmp-diff_v1-main canvas.map', before.map);
     assert.match(await text(page, '#lambda-diff_v1'), /λ of layer 1 = 3\.00/);
+    // The head grid's net weights and Tables 3 and 5 follow a frame after the maps.
+    await textChanges(page, '#grid-diff_v1', before.grid);
+    await textChanges(page, '#net-table tbody', before.table);
+    await textChanges(page, '#magnitude-table tbody', before.magnitudes);
+    assert.equal(await text(page, '#grid-diff_v2'), before.v2grid);
     assert.equal(await text(page, '#col-diff_v2 .predictions'), before.v2, 'the other models are untouched');
     assert.equal(await pixels(page, '#cmp-diff_v2-main canvas.map'), before.v2map);
     assert.match(page.url(), /v1_lambda=%2C3/);

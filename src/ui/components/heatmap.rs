@@ -63,8 +63,8 @@ pub fn paint(canvas: &web_sys::HtmlCanvasElement, map: &PooledMap) -> Option<()>
         canvas.set_width(r);
         canvas.set_height(r);
     }
-    let table = map.scale.table();
-    let rgba: Vec<u8> = map.values.iter().flat_map(|v| table.rgba(*v)).collect();
+    let mut rgba = vec![0u8; map.values.len() * 4];
+    map.scale.table().fill(&map.values, &mut rgba);
     let image = web_sys::ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), r, r).ok()?;
     context_2d(canvas)?.put_image_data(&image, 0.0, 0.0).ok()
 }

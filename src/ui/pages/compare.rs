@@ -14,7 +14,7 @@ use crate::engine::columns::{plan_columns, ColumnJob};
 use crate::engine::model::{render, lambda_sentence, learnt_lambdas, word, ColumnRun, Explained, Model};
 use crate::engine::placement::Placement;
 use crate::state::model_state::{column_of, AttentionKind, ModelState};
-use crate::ui::now_ms;
+use crate::ui::{after_paint, now_ms};
 use crate::viz::colormap::{Contrast, Scale};
 use leptos::html;
 use leptos::prelude::*;
@@ -272,7 +272,7 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
                 let net = x.net.0.get(l)?.get(h)?;
                 Some(format!("The “→” row of this head puts a net weight of {} on the asked needle and {} on the rest of the context.", signed(net.answer), signed(net.noise)))
             }}</p>
-            <HeadGrid kind state mine here />
+            <HeadGrid kind state mine=after_paint(mine.into()) here />
             {tooltip}
         </article>
     }
@@ -295,8 +295,10 @@ fn Predictions(mine: Memo<Option<RunRef>>) -> impl IntoView {
 /// with its net weight on the asked needle; a click shows that head in the column. The
 /// buttons stay while the model's shape does: a rerun repaints their canvases and
 /// numbers instead of rebuilding them (a λ drag reruns one model many times a second).
+/// It follows the column a frame late (`after_paint`): a drag's frame shows the
+/// prediction and the maps, the grid's twelve thumbnails come right after.
 #[component]
-fn HeadGrid(kind: AttentionKind, state: RwSignal<ModelState>, mine: Memo<Option<RunRef>>, here: Memo<Option<(usize, usize, bool)>>) -> impl IntoView {
+fn HeadGrid(kind: AttentionKind, state: RwSignal<ModelState>, mine: Signal<Option<RunRef>>, here: Memo<Option<(usize, usize, bool)>>) -> impl IntoView {
     let col = column_of(kind);
     let dims = Memo::new(move |_| mine.get().map(|r| r.0.output.layers.iter().map(|l| l.maps.len()).collect::<Vec<_>>()).unwrap_or_default());
     let grid = move || {
@@ -319,7 +321,7 @@ fn HeadGrid(kind: AttentionKind, state: RwSignal<ModelState>, mine: Memo<Option<
 
 /// One head of the grid: its thumbnail, its net weight, whether it is the layer's best.
 #[component]
-fn GridThumb(l: usize, h: usize, col: usize, state: RwSignal<ModelState>, mine: Memo<Option<RunRef>>, here: Memo<Option<(usize, usize, bool)>>) -> impl IntoView {
+fn GridThumb(l: usize, h: usize, col: usize, state: RwSignal<ModelState>, mine: Signal<Option<RunRef>>, here: Memo<Option<(usize, usize, bool)>>) -> impl IntoView {
     let facts = Memo::new(move |_| mine.get().and_then(|r| Some((r.0.net.0.get(l)?.get(h)?.answer, r.0.net.best_head(l) == h))));
     let map = Memo::new(move |_| {
         let x = mine.get()?.0;

@@ -11,7 +11,7 @@ use crate::engine::evidence::{fresh_prompts, run_spec, AccuracyRun, DepthSweep, 
 use crate::ui::worker_pool::WorkerPool;
 use crate::engine::model::{forward_options, ForwardOptions, LambdaTrace, Model};
 use crate::state::model_state::{AttentionKind, ModelState};
-use crate::ui::{now_ms, yield_to_browser};
+use crate::ui::{after_paint, now_ms, yield_to_browser};
 use leptos::prelude::*;
 use std::rc::Rc;
 
@@ -29,10 +29,12 @@ const ACCURACY_CHUNK: usize = 5;
 #[component]
 pub fn Evidence(state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>, library: Library, ready: RwSignal<Option<usize>>) -> impl IntoView {
     let models = Models { library, ready };
+    // The tables follow the columns once they are painted: a λ drag's frame is theirs.
+    let late = after_paint(columns.into());
     view! {
         <h3 class="section">"The paper's evidence, on this prompt"</h3>
-        <NetTable columns />
-        <MagnitudeTable columns />
+        <NetTable columns=late />
+        <MagnitudeTable columns=late />
         <h3 class="section">"The paper's evidence, over fresh prompts"</h3>
         <AccuracyRunPanel state models />
         <DepthSweepPanel state models />
@@ -56,7 +58,7 @@ impl Models {
 /// Table 3 for the prompt on screen: each model's net weights at "→", by layer and
 /// averaged, with what a negative λ does said where it happens.
 #[component]
-fn NetTable(columns: RwSignal<Option<Columns>>) -> impl IntoView {
+fn NetTable(columns: Signal<Option<Columns>>) -> impl IntoView {
     let body = move || {
         let c = columns.get()?;
         let layers = c.runs.iter().map(|x| x.output.layers.len()).min()?;
@@ -99,7 +101,7 @@ fn negative_lambdas(c: &Columns) -> String {
 
 /// Table 5 for the prompt on screen: how large the attention logits and hidden states get.
 #[component]
-fn MagnitudeTable(columns: RwSignal<Option<Columns>>) -> impl IntoView {
+fn MagnitudeTable(columns: Signal<Option<Columns>>) -> impl IntoView {
     let body = move || {
         let c = columns.get()?;
         Some(AttentionKind::ALL.iter().zip(c.runs.iter()).map(|(k, x)| {

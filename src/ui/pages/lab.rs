@@ -15,7 +15,7 @@ use crate::ui::worker_pool::WorkerPool;
 use crate::state::lab_state::{Knob, LabState, KNOBS, SEED};
 use crate::viz::colormap::{Contrast, Scale};
 use crate::viz::pooling::pooled_size;
-use crate::ui::{now_ms, yield_to_browser};
+use crate::ui::{after_next_paint, now_ms, yield_to_browser};
 use leptos::prelude::*;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -29,22 +29,6 @@ const CHART_SLICE_MS: f64 = 5.0;
 /// Query rows per step of a noise-chart point: small enough that one step stays well
 /// inside a slice at the largest N.
 const CHART_ROWS_PER_STEP: usize = 8;
-
-/// Waits until the browser has painted a frame (a `requestAnimationFrame`, then a task
-/// after it), so that "computing…" is on screen before a long computation starts.
-async fn after_next_paint() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(w) = web_sys::window() {
-            let later = wasm_bindgen::closure::Closure::once_into_js(move || {
-                if let Some(w) = web_sys::window() {
-                    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
-                }
-            });
-            let _ = w.request_animation_frame(wasm_bindgen::JsCast::unchecked_ref(&later));
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-}
 
 /// Timings of the last updates, for the readout and the browser tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
