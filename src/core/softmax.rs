@@ -31,7 +31,8 @@ pub fn softmax_rows(mut x: ArrayViewMut2<f32>) {
     }
 }
 
-/// Below this e^x is not a normal f32 (it is < 1.2e-38): it is taken as 0, as is −∞.
+/// Below this e^x (< 1.7e-38) is within a factor of 1.4 of f32's smallest normal number
+/// or under it: it is taken as 0, as is −∞ (a masked key).
 const EXP_FLOOR: f32 = -87.0;
 /// ln 2 split in two (Cody and Waite) so that `n · LN2_HI` is exact for |n| ≤ 126.
 const LN2_HI: f32 = 0.693_359_4;
