@@ -4,9 +4,11 @@
 //!   and to wasm32 as the browser's CPU path. Everything else is tested against it.
 //! - `gpu`: the same computations on wgpu/WebGPU; it never imports the UI.
 //! - `cli`: the `difflens-layer` command's checks and run (native only).
+//! - `i18n`: the page's sentences in English and Simplified Chinese (Fluent catalogues).
 //! - `ui`: the Leptos pages (wasm32 only); they call the core or the GPU and own no math.
 
 pub mod core;
+pub mod i18n;
 pub mod engine;
 pub mod state;
 pub mod viz;

@@ -73,8 +73,8 @@ impl ColumnJob {
         };
         match gpu_model.forward_with(ctx, &prompt.tokens, &self.key.3).await {
             Ok(output) => {
-                let computed_on = self.key.4.clone();
-                Ok(ColumnRun { key: self.key, explained: Arc::new(explained_of(prompt.clone(), output)), computed_on })
+                let (computed_on, lambda) = (self.key.4.clone(), self.key.3.lambda.clone());
+                Ok(ColumnRun { key: self.key, explained: Arc::new(explained_of(prompt.clone(), output, lambda)), computed_on })
             }
             Err(e) => self.run_on_cpu(model, prompt, Some(Placement::fell_back(&e))),
         }

@@ -7,6 +7,8 @@
 
 use crate::state::lab_state::{Knob, LabState, COMMON, LAMBDA, NOISE};
 use crate::state::lesson_state::StepLink;
+use crate::i18n::Lang;
+use crate::tr;
 
 /// What a step shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,10 +45,11 @@ pub enum Opens {
 
 #[derive(Clone, Copy)]
 pub struct Step {
+    /// Also names its title and paragraphs in the catalogue (`locales/*/lesson.ftl`:
+    /// `step-<slug>-title`, `step-<slug>-p1`…).
     pub slug: &'static str,
-    pub title: &'static str,
-    /// Plain sentences; `[[key]]` or `[[key|shown words]]` links a glossary term.
-    pub paragraphs: &'static [&'static str],
+    /// How many paragraphs it has.
+    pub paragraphs: usize,
     pub figure: Figure,
     /// The lab problem the figure starts from (lab steps only).
     pub preset: Option<fn() -> LabState>,
@@ -56,6 +59,16 @@ pub struct Step {
 }
 
 impl Step {
+    pub fn title(&self) -> String {
+        tr!(&format!("step-{}-title", self.slug))
+    }
+
+    /// Plain sentences, in the language on screen; `[[key]]` or `[[key|shown words]]`
+    /// links a glossary term.
+    pub fn paragraphs(&self) -> Vec<String> {
+        (1..=self.paragraphs).map(|k| tr!(&format!("step-{}-p{k}", self.slug))).collect()
+    }
+
     /// What the lesson's link needs of this step.
     pub fn link(&self) -> StepLink {
         StepLink { slug: self.slug, preset: self.preset, knob: self.knob }
@@ -83,11 +96,7 @@ fn small() -> LabState {
 pub const STEPS: [Step; 9] = [
     Step {
         slug: "softmax",
-        title: "Softmax never gives exactly zero",
-        paragraphs: &[
-            "Attention decides how much each earlier token (a key) matters to the token being computed (the query). It scores every key, and [[softmax]] turns the scores ([[logit|logits]]) into weights: exponentiate each one, divide by the total, so a row of weights adds up to 1.",
-            "An exponential is never zero. Every key, however irrelevant, keeps a little weight. The chart shows one query: a few keys truly match it (red dots), all the others get random scores. Drag the noise σ and watch the floor under the red dots rise.",
-        ],
+        paragraphs: 2,
         figure: Figure::Row,
         preset: Some(|| LabState { row: Some(0), ..base() }),
         knob: Some(NOISE),
@@ -95,11 +104,7 @@ pub const STEPS: [Step; 9] = [
     },
     Step {
         slug: "length",
-        title: "The noise floor adds up with length",
-        paragraphs: &[
-            "Each noise key gets almost nothing, but a long context holds very many of them. A weight of 0.0001% per key over 128 000 keys is 12.8% of the row. (A figure often quoted, 0.001%, would give 128%: impossible, since a row of softmax weights adds up to 1.)",
-            "The chart keeps the same kind of query (the same signal, the same noise) and grows the context, doubling each time. The signal keys do not multiply; the noise keys do, and they take more and more of the weight.",
-        ],
+        paragraphs: 2,
         figure: Figure::Context,
         preset: Some(base),
         knob: Some(NOISE),
@@ -107,11 +112,7 @@ pub const STEPS: [Step; 9] = [
     },
     Step {
         slug: "two-maps",
-        title: "A second map that sees the same noise",
-        paragraphs: &[
-            "Differential attention computes two attention maps, A1 and A2, from the same tokens, each an ordinary softmax map with its own queries (DIFF V1 also gives each its own keys; in DIFF V2 the two share their keys and values).",
-            "In this lab A2 sees no signal, only noise, and part of its noise is the same as A1's: the “shared” slider sets how much. A trained model learns this split; here you set it. With most of the noise shared, the speckle of A1 and A2 looks alike; slide it down and they part ways.",
-        ],
+        paragraphs: 2,
         figure: Figure::Branches,
         preset: Some(small),
         knob: Some(COMMON),
@@ -119,11 +120,7 @@ pub const STEPS: [Step; 9] = [
     },
     Step {
         slug: "subtract",
-        title: "Subtract: A1 − λ·A2",
-        paragraphs: &[
-            "Now take A1 and subtract a multiple [[lambda|λ]] of A2. Where both maps carry the same noise it cancels and the map turns white; the signal columns, which only A1 has, stay red.",
-            "Each row of A1 and of A2 adds up to 1, so each row of the difference adds up to 1 − λ. Weights can now be negative (blue): a negative weight subtracts that token's value instead of adding it. At λ = 0 the difference is A1 itself.",
-        ],
+        paragraphs: 2,
         figure: Figure::Subtract,
         preset: Some(small),
         knob: Some(LAMBDA),
@@ -131,11 +128,7 @@ pub const STEPS: [Step; 9] = [
     },
     Step {
         slug: "lambda",
-        title: "Choosing λ",
-        paragraphs: &[
-            "How much should be subtracted? The chart sweeps λ and plots the [[snr|signal-to-noise ratio]] of A1 − λ·A2. A little λ cancels shared noise; too much subtracts more noise than A1 had, and the noise comes back with the opposite sign (the blue of the previous step's map).",
-            "A trained model learns its λ. DIFF V1 learns one per layer, starting from [[lambda_init|λ_init]] = 0.8 − 0.6·e^(−0.3·depth) (depth counted from 0): small in the first layers, close to 0.8 deep in the model. DIFF V2 computes a λ for every token and head, between 0 and 1.",
-        ],
+        paragraphs: 2,
         figure: Figure::Choose,
         preset: Some(base),
         knob: Some(LAMBDA),
@@ -143,11 +136,7 @@ pub const STEPS: [Step; 9] = [
     },
     Step {
         slug: "failure",
-        title: "When it fails: noise that is not shared",
-        paragraphs: &[
-            "Subtraction cancels only what the two maps have in common. Drag “shared” down: A2's noise becomes independent of A1's, and subtracting it adds new noise instead of removing the old. Even the best λ then helps little.",
-            "That is why both maps are computed from the same input in the same layer and trained together: the model learns to put the same noise into both.",
-        ],
+        paragraphs: 2,
         figure: Figure::Failure,
         preset: Some(|| LabState { common: 0.3, ..base() }),
         knob: Some(COMMON),
@@ -155,11 +144,7 @@ pub const STEPS: [Step; 9] = [
     },
     Step {
         slug: "cost",
-        title: "What the second map costs",
-        paragraphs: &[
-            "DIFF V1 keeps the baseline's parameter count by halving the number of heads: each differential head has two query–key pairs and a value twice as wide. Its [[kv_cache|KV cache]] stores as much as the baseline's, but its kernels read the value cache once per map.",
-            "DIFF V2 doubles the query heads instead (more parameters in the query projection), keeps the key and value heads, and reads the cache once: decoding costs what the baseline's does, also with grouped keys and values ([[gqa|GQA]]). Both keep the rest of the block: [[rmsnorm|RMSNorm]] and a [[swiglu|SwiGLU]] feed-forward layer.",
-        ],
+        paragraphs: 2,
         figure: Figure::Cost,
         preset: None,
         knob: None,
@@ -167,11 +152,7 @@ pub const STEPS: [Step; 9] = [
     },
     Step {
         slug: "models",
-        title: "Trained models: which one finds the needle?",
-        paragraphs: &[
-            "We trained three tiny models on the same task: a context of filler words hides a few [[needle|needles]] (“KEY is VALUE .”), and a question at the end (“? KEY →”) asks for one key's value. One is a baseline Transformer, one DIFF V1, one DIFF V2.",
-            "The same prompt runs through all three, here in your browser. Each map is the model's last layer, the head that puts the most weight on the asked needle, in the map that multiplies the values (A1 − λ·A2 for the DIFF models).",
-        ],
+        paragraphs: 2,
         figure: Figure::Models,
         preset: None,
         knob: None,
@@ -179,11 +160,7 @@ pub const STEPS: [Step; 9] = [
     },
     Step {
         slug: "paper",
-        title: "What the paper measured, and what our toy shows",
-        paragraphs: &[
-            "The paper trained models of three billion parameters on real text. On needle retrieval, the DIFF Transformer put far more attention on the answer and far less on the context than the baseline; its largest attention logits were much smaller, so they survive being stored in few bits.",
-            "Our models are tiny and trained for minutes on a toy task, so do not expect the same numbers. The table puts both side by side, ours computed on the prompt of the previous step. Where our models disagree with the paper, we show it as it is.",
-        ],
+        paragraphs: 2,
         figure: Figure::Paper,
         preset: None,
         knob: None,
@@ -192,69 +169,74 @@ pub const STEPS: [Step; 9] = [
 ];
 
 /// The figures the prose states, each checked by a test against the core (below), so no
-/// sentence of the lesson can go stale silently.
-pub const CHECKED_PHRASES: [&str; 13] = ["negative or above 1", "weights adds up to 1", "positive and add up to 1", "(counted from 0): 0.8 − 0.6·e^(−0.3·depth)", "the constant 1 − λ_init", "A2 adds up to 1", "0.0001% per key over 128 000 keys is 12.8%", "0.001%, would give 128%", "adds up to 1 − λ", "At λ = 0 the difference is A1", "λ_init = 0.8 − 0.6·e^(−0.3·depth) (depth counted from 0)", "close to 0.8", "between 0 and 1"];
-
-/// A term of the glossary.
-pub struct Term {
-    pub key: &'static str,
-    pub name: &'static str,
-    pub definition: &'static str,
+/// sentence of the lesson can go stale silently: in each language, the words that carry
+/// the same figures.
+pub fn checked_phrases(lang: Lang) -> &'static [&'static str] {
+    match lang {
+        Lang::En => &["negative or above 1", "weights adds up to 1", "positive and add up to 1", "(counted from 0): 0.8 − 0.6·e^(−0.3·depth)", "the constant 1 − λ_init", "A2 adds up to 1", "0.0001% per key over 128 000 keys is 12.8%", "0.001%, would give 128%", "adds up to 1 − λ", "At λ = 0 the difference is A1", "λ_init = 0.8 − 0.6·e^(−0.3·depth) (depth counted from 0)", "close to 0.8", "between 0 and 1"],
+        Lang::Zh => &["可以是负数，也可以大于 1", "权重加起来等于 1", "全部为正、加起来等于 1", "（从 0 开始计）的层中 λ 的初始值：0.8 − 0.6·e^(−0.3·depth)", "常数 1 − λ_init", "A2 的每一行加起来都等于 1", "每个键 0.0001% 的权重，乘以 128 000 个键，就是整行的 12.8%", "0.001% 会得出 128%", "加起来等于 1 − λ", "λ = 0 时，差值就是 A1", "λ_init = 0.8 − 0.6·e^(−0.3·depth)（depth 为层的深度，从 0 开始计）", "接近 0.8", "在 0 到 1 之间"],
+    }
 }
 
-pub const GLOSSARY: [Term; 10] = [
-    Term { key: "softmax", name: "softmax", definition: "Turns a row of scores into weights that are all positive and add up to 1: each score is exponentiated, then divided by the sum. Large scores get most of the weight, but no score gets exactly zero." },
-    Term { key: "logit", name: "logit", definition: "A score before the softmax. In attention: the dot product of a query with a key, divided by the square root of the head size." },
-    Term { key: "snr", name: "SNR (signal-to-noise ratio)", definition: "As the lab defines it: the mean weight on a signal key divided by the mean absolute weight on a noise key, over all queries. Absolute, because a negative weight still mixes a value in. For a softmax map it is simply how many times more weight a true match gets than an average other key." },
-    Term { key: "lambda", name: "λ (lambda)", definition: "How much of the second map is subtracted: A1 − λ·A2. DIFF V1 learns one λ per layer, shared by its heads, and does not clamp it (it can be negative or above 1); DIFF V2 computes one per token and head with a sigmoid, so it lies between 0 and 1." },
-    Term { key: "lambda_init", name: "λ_init", definition: "DIFF V1's starting value for λ in the layer at a given depth (counted from 0): 0.8 − 0.6·e^(−0.3·depth). V1 also multiplies each head's output by the constant 1 − λ_init. V2 has no λ_init." },
-    Term { key: "needle", name: "needle", definition: "A fact hidden in a long context that a question later asks about. Here a needle is the four tokens “KEY is VALUE .”, and the question “? KEY →” must be answered with VALUE." },
-    Term { key: "gqa", name: "GQA (grouped-query attention)", definition: "Several query heads share one key head and one value head, so the KV cache is smaller. DIFF V2 requires both heads of a subtracted pair to share one key-value group." },
-    Term { key: "kv_cache", name: "KV cache", definition: "While generating text, a model keeps every earlier token's keys and values so it need not recompute them. Its size, and how much of it is read per new token, set the speed of decoding." },
-    Term { key: "swiglu", name: "SwiGLU", definition: "The feed-forward layer of LLaMA-style blocks: (swish(x·W_g) ⊙ x·W_1)·W_2, a gated variant of the two-layer perceptron." },
-    Term { key: "rmsnorm", name: "RMSNorm", definition: "Divides a vector by the root of the mean of its squares (plus a small ε), then multiplies by a learnt gain. DIFF V1 also applies one to each head's output." },
-];
+/// A term of the glossary; its name and definition are in the catalogue
+/// (`locales/*/glossary.ftl`: `term-<key>-name`, `term-<key>-definition`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Term {
+    pub key: &'static str,
+}
 
-pub fn term(key: &str) -> Option<&'static Term> {
-    GLOSSARY.iter().find(|t| t.key == key)
+impl Term {
+    pub fn name(&self) -> String {
+        tr!(&format!("term-{}-name", self.key))
+    }
+
+    pub fn definition(&self) -> String {
+        tr!(&format!("term-{}-definition", self.key))
+    }
+}
+
+pub const GLOSSARY: [Term; 10] = [Term { key: "softmax" }, Term { key: "logit" }, Term { key: "snr" }, Term { key: "lambda" }, Term { key: "lambda_init" }, Term { key: "needle" }, Term { key: "gqa" }, Term { key: "kv_cache" }, Term { key: "swiglu" }, Term { key: "rmsnorm" }];
+
+pub fn term(key: &str) -> Option<Term> {
+    GLOSSARY.iter().find(|t| t.key == key).copied()
 }
 
 /// A piece of a paragraph: plain text, or a glossary term with the words shown for it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Piece {
-    Text(&'static str),
-    Term { key: &'static str, shown: &'static str },
+    Text(String),
+    Term { key: &'static str, shown: String },
 }
 
 /// Splits `[[key]]` and `[[key|shown words]]` out of a paragraph. A term the glossary does
 /// not have is kept as its words (the test below keeps that from happening).
-pub fn pieces(paragraph: &'static str) -> Vec<Piece> {
+pub fn pieces(paragraph: &str) -> Vec<Piece> {
     let mut out = Vec::new();
     let mut rest = paragraph;
     while let Some(open) = rest.find("[[") {
         let Some(close) = rest[open..].find("]]").map(|c| open + c) else { break };
         if open > 0 {
-            out.push(Piece::Text(&rest[..open]));
+            out.push(Piece::Text(rest[..open].to_string()));
         }
         let inner = &rest[open + 2..close];
         let (key, shown) = inner.split_once('|').unwrap_or((inner, inner));
         out.push(match term(key) {
-            Some(t) => Piece::Term { key: t.key, shown },
-            None => Piece::Text(shown),
+            Some(t) => Piece::Term { key: t.key, shown: shown.to_string() },
+            None => Piece::Text(shown.to_string()),
         });
         rest = &rest[close + 2..];
     }
     if !rest.is_empty() {
-        out.push(Piece::Text(rest));
+        out.push(Piece::Text(rest.to_string()));
     }
     out
 }
 
-/// The sources, with where to read them.
+/// The sources: the catalogue's key for each one's title, and where to read it.
 pub const CITATIONS: [(&str, &str); 3] = [
-    ("Ye et al., “Differential Transformer”, ICLR 2025 (arXiv 2410.05258)", "https://arxiv.org/abs/2410.05258"),
-    ("DIFF Transformer V2 write-up, January 2026", "https://github.com/microsoft/unilm/tree/master/Diff-Transformer/Diff-Transformer-V2"),
-    ("The official code: microsoft/unilm, Diff-Transformer", "https://github.com/microsoft/unilm/tree/master/Diff-Transformer"),
+    ("source-paper", "https://arxiv.org/abs/2410.05258"),
+    ("source-v2", "https://github.com/microsoft/unilm/tree/master/Diff-Transformer/Diff-Transformer-V2"),
+    ("source-code", "https://github.com/microsoft/unilm/tree/master/Diff-Transformer"),
 ];
 
 /// The paper's numbers the last step quotes (3B-parameter models; `shared/reference`).
@@ -266,7 +248,9 @@ pub mod paper {
     /// Table 5: the largest attention logit (top-1) and the median.
     pub const TABLE5_LOGITS: [(&str, f64, f64); 2] = [("Transformer", 318.0, 5.4), ("DIFF", 38.8, 3.3)];
     /// Figure 8, in words (the paper gives a plot, not a table).
-    pub const FIGURE8: &str = "With attention logits quantised to 4 bits, DIFF is about as accurate as the Transformer at 6 bits and about 25% better than the Transformer at 4 bits.";
+    pub fn figure8() -> String {
+        crate::tr!("paper-figure8")
+    }
 
     /// Mean of a row of Table 3 over the five depths.
     pub fn mean(row: &[f64; 5]) -> f64 {
@@ -280,33 +264,20 @@ mod tests {
     use crate::core::lab::uniform_noise_total;
     use crate::core::lambda::lambda_init_for_depth;
 
-    /// Everything the lesson says: the steps and the glossary.
-    fn prose() -> impl Iterator<Item = &'static str> {
-        STEPS.iter().flat_map(|s| s.paragraphs.iter().copied()).chain(GLOSSARY.iter().map(|t| t.definition))
+    /// Everything the lesson says in `lang`: the steps and the glossary.
+    fn prose(lang: Lang) -> Vec<String> {
+        crate::i18n::with_lang(lang, || STEPS.iter().flat_map(|s| s.paragraphs()).chain(GLOSSARY.iter().map(|t| t.definition())).collect())
     }
 
     /// A paragraph as it reads: a term's shown words, not its markup.
-    fn read(p: &'static str) -> String {
-        pieces(p).iter().map(|x| match x { Piece::Text(t) => *t, Piece::Term { shown, .. } => *shown }).collect()
+    fn read(p: &str) -> String {
+        pieces(p).iter().map(|x| match x { Piece::Text(t) => t.as_str(), Piece::Term { shown, .. } => shown.as_str() }).collect()
     }
 
     #[test]
     fn every_term_is_in_the_glossary_and_every_number_is_checked() {
-        for p in prose() {
-            let open = p.matches("[[").count();
-            let terms = pieces(p).iter().filter(|x| matches!(x, Piece::Term { .. })).count();
-            assert_eq!(open, terms, "a term of {p:?} is missing from the glossary");
-            // Digits only inside the checked phrases: anything else would be a number
-            // no test holds (the live facts are computed, not written here).
-            let mut bare = read(p);
-            for phrase in CHECKED_PHRASES {
-                bare = bare.replace(phrase, "");
-            }
-            let unchecked: Vec<&str> = bare.split(|c: char| !c.is_ascii_alphanumeric() && !matches!(c, '.' | '%' | '_')).filter(|w| w.chars().any(|c| c.is_ascii_digit())).filter(|w| !matches!(w.trim_end_matches('.'), "V1" | "V2" | "A1" | "A2" | "W_1" | "W_2")).collect();
-            assert!(unchecked.is_empty(), "unchecked numbers {unchecked:?} in {p:?}");
-        }
-        for phrase in CHECKED_PHRASES {
-            assert!(prose().any(|p| read(p).contains(phrase)), "{phrase:?} is no longer in the lesson");
+        for lang in Lang::ALL {
+            terms_and_numbers_are_checked(lang);
         }
         // The phrases' figures, against the core.
         assert!((uniform_noise_total(0.0001 / 100.0, 128_000) - 0.128).abs() < 1e-12);
@@ -322,6 +293,42 @@ mod tests {
         assert!((lambda_init_for_depth(30) - 0.8).abs() < 1e-3, "deep layers start close to 0.8");
         let v2 = crate::core::lambda::sigmoid(-30.0)..=crate::core::lambda::sigmoid(30.0);
         assert!(*v2.start() >= 0.0 && *v2.end() <= 1.0, "V2's λ is a sigmoid: between 0 and 1");
+    }
+
+
+    /// In `lang`: every term is in the glossary, and every number is in a checked phrase.
+    fn terms_and_numbers_are_checked(lang: Lang) {
+        for p in prose(lang) {
+            let open = p.matches("[[").count();
+            let terms = pieces(&p).iter().filter(|x| matches!(x, Piece::Term { .. })).count();
+            assert_eq!(open, terms, "a term of {p:?} is missing from the glossary");
+            // Digits only inside the checked phrases: anything else would be a number
+            // no test holds (the live facts are computed, not written here).
+            let mut bare = read(&p);
+            for phrase in checked_phrases(lang) {
+                bare = bare.replace(phrase, "");
+            }
+            let unchecked: Vec<&str> = bare.split(|c: char| !c.is_ascii_alphanumeric() && !matches!(c, '.' | '%' | '_')).filter(|w| w.chars().any(|c| c.is_ascii_digit())).filter(|w| !matches!(w.trim_end_matches('.'), "V1" | "V2" | "A1" | "A2" | "W_1" | "W_2")).collect();
+            assert!(unchecked.is_empty(), "{lang:?}: unchecked numbers {unchecked:?} in {p:?}");
+        }
+        for phrase in checked_phrases(lang) {
+            assert!(prose(lang).iter().any(|p| read(p).contains(phrase)), "{lang:?}: {phrase:?} is no longer in the lesson");
+        }
+    }
+
+    #[test]
+    fn the_glossary_and_the_steps_read_in_both_languages() {
+        for lang in Lang::ALL {
+            crate::i18n::with_lang(lang, || {
+                for s in &STEPS {
+                    assert!(!s.title().starts_with("step-") && s.paragraphs().iter().all(|p| !p.starts_with("step-")), "{lang:?}: {} is in the catalogue", s.slug);
+                }
+                for t in &GLOSSARY {
+                    assert!(!t.name().starts_with("term-") && !t.definition().starts_with("term-"), "{lang:?}: {}", t.key);
+                }
+            });
+        }
+        assert_eq!(crate::i18n::with_lang(Lang::Zh, || STEPS[3].title()), "相减：A1 − λ·A2");
     }
 
     #[test]
@@ -345,8 +352,9 @@ mod tests {
 
     #[test]
     fn terms_split_out_of_the_prose() {
-        assert_eq!(pieces("a [[softmax]] b [[logit|scores]]."), vec![Piece::Text("a "), Piece::Term { key: "softmax", shown: "softmax" }, Piece::Text(" b "), Piece::Term { key: "logit", shown: "scores" }, Piece::Text(".")]);
-        assert_eq!(pieces("[[nope|words]] and [[open"), vec![Piece::Text("words"), Piece::Text(" and [[open")]);
+        let text = |t: &str| Piece::Text(t.to_string());
+        assert_eq!(pieces("a [[softmax]] b [[logit|scores]]."), vec![text("a "), Piece::Term { key: "softmax", shown: "softmax".into() }, text(" b "), Piece::Term { key: "logit", shown: "scores".into() }, text(".")]);
+        assert_eq!(pieces("[[nope|words]] and [[open"), vec![text("words"), text(" and [[open")]);
         let keys: Vec<&str> = GLOSSARY.iter().map(|t| t.key).collect();
         for k in ["softmax", "logit", "snr", "lambda", "lambda_init", "needle", "gqa", "kv_cache", "swiglu", "rmsnorm"] {
             assert!(keys.contains(&k), "the issue's glossary has {k}");
@@ -360,7 +368,7 @@ mod tests {
         slugs.dedup();
         assert_eq!(slugs.len(), STEPS.len(), "slugs are unique");
         for s in &STEPS {
-            assert!(!s.paragraphs.is_empty() && s.paragraphs.len() <= 3, "{}", s.slug);
+            assert!((1..=3).contains(&s.paragraphs), "{}", s.slug);
             assert_eq!(s.preset.is_some(), s.opens == Opens::Lab, "{}: lab steps carry a lab state", s.slug);
             assert_eq!(s.preset.is_some(), s.knob.is_some(), "{}", s.slug);
             if let Some(preset) = s.preset {

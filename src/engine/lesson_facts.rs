@@ -10,6 +10,7 @@ use super::model::Explained;
 use crate::core::attention::LambdaTrace;
 use crate::core::retrieval::word;
 use crate::state::model_state::AttentionKind;
+use crate::tr;
 
 /// A share as a student reads it: "38%", "4.1%", "0.25%", "3.1 × 10⁻⁵ %" never: below
 /// 0.01% the value is given in scientific notation without the percent sign.
@@ -52,8 +53,9 @@ fn lam(l: f32) -> String {
     format!("{l:.2}").replace('-', "−")
 }
 
-fn change(from: f64, to: f64) -> &'static str {
-    if to > from * 1.005 { "rises" } else if to < from * 0.995 { "falls" } else { "stays about the same" }
+/// How a quantity moved: the catalogue's word for "rises", "falls" or "stays about the same".
+fn change(from: f64, to: f64) -> String {
+    tr!(if to > from * 1.005 { "change-rises" } else if to < from * 0.995 { "change-falls" } else { "change-same" })
 }
 
 /// Step 1: one query's row of standard attention.
@@ -82,19 +84,22 @@ impl RowFacts {
     }
 
     pub fn sentence(&self) -> String {
-        format!(
-            "In query {}'s row the smallest weight is {}: small, but not zero. Together the {} noise keys hold {} of the row's weight; the {} signal keys hold {}.",
-            self.row, scientific(self.min), self.noise_keys, percent(self.noise_mass), self.signal_keys, percent(self.signal_mass)
-        )
+        tr!("facts-row", row = self.row, min = scientific(self.min), noise_keys = self.noise_keys, noise = percent(self.noise_mass), signal_keys = self.signal_keys, signal = percent(self.signal_mass))
     }
 }
 
 /// Step 2: the noise mass at the shortest and the longest context.
 pub fn context_sentence(points: &[NoiseMassPoint], sigma: f32) -> Option<String> {
     let (first, last) = (points.first()?, points.last()?);
-    Some(format!(
-        "With noise σ = {sigma:.2}, the noise keys take {} of this query's weight among {} keys and {} among {} keys (expected: {} and {}). Each key's share shrank; their number grew faster.",
-        percent(first.standard), first.n, percent(last.standard), last.n, percent(first.standard_expected), percent(last.standard_expected)
+    Some(tr!(
+        "facts-context",
+        sigma = format!("{sigma:.2}"),
+        first = percent(first.standard),
+        first_n = first.n,
+        last = percent(last.standard),
+        last_n = last.n,
+        first_expected = percent(first.standard_expected),
+        last_expected = percent(last.standard_expected)
     ))
 }
 
@@ -132,12 +137,12 @@ fn pearson(pairs: &[(f64, f64)]) -> Option<f64> {
 }
 
 pub fn branches_sentence(common: f32, correlation: f64) -> String {
-    let verdict = match correlation {
-        r if r >= 0.8 => "the two maps' speckle is nearly the same",
-        r if r >= 0.4 => "the speckle is partly the same",
-        _ => "the speckle of the two maps has little in common",
-    };
-    format!("With {:.0}% of the noise shared, A1's and A2's weights on the noise keys correlate at r = {correlation:.2} (1 would be identical): {verdict}.", 100.0 * common)
+    let verdict = tr!(match correlation {
+        r if r >= 0.8 => "speckle-same",
+        r if r >= 0.4 => "speckle-partly",
+        _ => "speckle-different",
+    });
+    tr!("facts-branches", shared = format!("{:.0}", 100.0 * common), r = format!("{correlation:.2}"), verdict = verdict)
 }
 
 /// Step 4: what subtracting did, at λ.
@@ -167,11 +172,17 @@ impl SubtractFacts {
     }
 
     pub fn sentence(&self) -> String {
-        format!(
-            "At λ = {}, the first row of A1 − λ·A2 adds up to {:.3} (1 − λ = {:.3}). Per query, the total |weight| on noise keys {} from {} in A1 to {}, and the SNR {} from {} to {}.",
-            lam(self.lambda), self.row_sum, 1.0 - self.lambda as f64,
-            change(self.noise_standard, self.noise_diff), percent(self.noise_standard), percent(self.noise_diff),
-            change(self.snr_standard, self.snr_diff), sig3(self.snr_standard), sig3(self.snr_diff)
+        tr!(
+            "facts-subtract",
+            lambda = lam(self.lambda),
+            sum = format!("{:.3}", self.row_sum),
+            rest = format!("{:.3}", 1.0 - self.lambda as f64),
+            noise_change = change(self.noise_standard, self.noise_diff),
+            noise_a1 = percent(self.noise_standard),
+            noise_diff = percent(self.noise_diff),
+            snr_change = change(self.snr_standard, self.snr_diff),
+            snr_a1 = sig3(self.snr_standard),
+            snr_diff = sig3(self.snr_diff)
         )
     }
 }
@@ -201,20 +212,34 @@ impl ChooseFacts {
     }
 
     pub fn sentence(&self) -> String {
-        format!(
-            "Here the noise keys hold {} of each row of A1, and the best λ is {:.2}: SNR {}, {}× standard attention's {}. At your λ = {}, SNR is {}; at the end of the slider, λ = {:.2}, it is {}.",
-            percent(self.noise_share), self.best.x, sig3(self.best.snr), sig3(self.gain()), sig3(self.standard), lam(self.lambda), sig3(self.at_lambda), self.at_end.x, sig3(self.at_end.snr)
+        tr!(
+            "facts-choose",
+            noise = percent(self.noise_share),
+            best = format!("{:.2}", self.best.x),
+            best_snr = sig3(self.best.snr),
+            gain = sig3(self.gain()),
+            standard = sig3(self.standard),
+            lambda = lam(self.lambda),
+            snr = sig3(self.at_lambda),
+            end = format!("{:.2}", self.at_end.x),
+            end_snr = sig3(self.at_end.snr)
         )
     }
 }
 
 /// Step 6: the best gain with the current share, against the previous steps' share.
 pub fn failure_sentence(common: f32, here: &ChooseFacts, reference_common: f32, reference: &ChooseFacts) -> String {
-    let verdict = if here.gain() < 1.5 { "subtraction barely helps" } else if here.gain() < reference.gain() * 0.8 { "subtraction helps less" } else { "subtraction still helps" };
-    let only = if here.gain() < 1.5 { "only " } else { "" };
-    format!(
-        "With {:.0}% of the noise shared, the best λ ({:.2}) lifts SNR {only}from {} to {}: {}×, so {verdict}. With {:.0}% shared, as in the previous steps, the best λ gave {}×.",
-        100.0 * common, here.best.x, sig3(here.standard), sig3(here.best.snr), sig3(here.gain()), 100.0 * reference_common, sig3(reference.gain())
+    let verdict = if here.gain() < 1.5 { "barely" } else if here.gain() < reference.gain() * 0.8 { "less" } else { "still" };
+    tr!(
+        "facts-failure",
+        shared = format!("{:.0}", 100.0 * common),
+        best = format!("{:.2}", here.best.x),
+        from = sig3(here.standard),
+        to = sig3(here.best.snr),
+        gain = sig3(here.gain()),
+        verdict = verdict,
+        reference = format!("{:.0}", 100.0 * reference_common),
+        reference_gain = sig3(reference.gain())
     )
 }
 
@@ -226,7 +251,7 @@ pub fn lambda_init_table() -> Vec<(usize, f32)> {
 /// Step 7: one row of the cost table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CostRow {
-    pub name: &'static str,
+    pub name: String,
     pub attention: String,
     pub model: String,
     pub model_vs_baseline: String,
@@ -244,7 +269,7 @@ fn bytes(b: u128) -> String {
 
 /// The calculator's default (7B-class) config, or with grouped KV heads.
 pub fn cost_rows(c: &ArchConfig) -> Vec<CostRow> {
-    [(Variant::Baseline, "Baseline"), (Variant::DiffV1, "DIFF V1"), (Variant::DiffV2, "DIFF V2")]
+    [(Variant::Baseline, tr!("cost-baseline")), (Variant::DiffV1, "DIFF V1".to_string()), (Variant::DiffV2, "DIFF V2".to_string())]
         .into_iter()
         .map(|(v, name)| CostRow {
             name,
@@ -260,9 +285,16 @@ pub fn cost_rows(c: &ArchConfig) -> Vec<CostRow> {
 pub fn cost_sentence(c: &ArchConfig) -> String {
     let read = |v| c.kv_cache_bytes_read_per_token(v) as f64 / c.kv_cache_bytes_read_per_token(Variant::Baseline) as f64;
     let share = |v| (c.model_params(v) as f64 / c.model_params(Variant::Baseline) as f64 - 1.0) * 100.0;
-    format!(
-        "For a model of hidden size {}, {} heads of {} and {} layers: DIFF V1 has {:.4}% more parameters than the baseline and reads {:.1}× its KV cache per decoded token; DIFF V2 has {:.1}% more parameters and reads {:.1}×.",
-        c.hidden, c.heads, c.head_dim, c.layers, share(Variant::DiffV1), read(Variant::DiffV1), share(Variant::DiffV2), read(Variant::DiffV2)
+    tr!(
+        "facts-cost",
+        hidden = c.hidden,
+        heads = c.heads,
+        head_dim = c.head_dim,
+        layers = c.layers,
+        v1_more = format!("{:.4}", share(Variant::DiffV1)),
+        v1_read = format!("{:.1}", read(Variant::DiffV1)),
+        v2_more = format!("{:.1}", share(Variant::DiffV2)),
+        v2_read = format!("{:.1}", read(Variant::DiffV2))
     )
 }
 
@@ -310,8 +342,7 @@ impl ModelFacts {
     }
 
     pub fn prediction(&self) -> String {
-        let verdict = if self.right { "right" } else { "wrong" };
-        format!("answers “{}” ({}), {verdict}: the answer is “{}”", self.predicted, percent(self.probability as f64), self.answer)
+        tr!(if self.right { "facts-prediction-right" } else { "facts-prediction-wrong" }, predicted = self.predicted.clone(), percent = percent(self.probability as f64), answer = self.answer.clone())
     }
 }
 
@@ -319,10 +350,7 @@ impl ModelFacts {
 pub fn negative_lambda_note(models: &[ModelFacts]) -> Option<String> {
     let v1 = models.iter().find(|m| m.kind == AttentionKind::DiffV1)?;
     let l = v1.first_lambda.filter(|l| *l < 0.0)?;
-    Some(format!(
-        "Our DIFF V1 learnt λ = {} in its first layer. A negative λ adds the second map instead of subtracting it, so that layer spreads weight over the context instead of cancelling noise: the opposite of what the paper describes. We show it as it is.",
-        lam(l)
-    ))
+    Some(tr!("facts-negative-lambda", lambda = lam(l)))
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The model explorer's computations: reading a shipped model card and checkpoint, and
 //! running a retrieval prompt through the model with every map kept.
 
-use crate::core::attention::MapRequest;
+use crate::core::attention::{LambdaOverride, MapRequest};
 use crate::core::config::ModelConfig;
 use crate::core::init::seeded;
 pub use crate::core::model::ForwardOptions;
@@ -184,6 +184,8 @@ pub struct Explained {
     pub net: NetWeights,
     /// Attention logits and hidden states (Table 5 for this prompt).
     pub magnitudes: Magnitudes,
+    /// The λ override the pass ran with, so that captions say whose λ a map shows.
+    pub lambda: LambdaOverride,
 }
 
 /// How the state runs a model: every map and attention logit kept (T is at most a few
@@ -207,18 +209,39 @@ pub fn learnt_lambdas(model: &Model) -> Vec<Option<f32>> {
     }).collect()
 }
 
-/// What a layer's λ is, in a sentence for the map it shaped, with what a student sees
-/// when it is negative (it adds the second map) or there is none.
+/// What a layer's λ is, in a sentence for the map it shaped: whether it is learnt or the
+/// reader's (a caption must stay true under every override), and what a student sees when
+/// it is negative (it adds the second map), zero (branch 1 alone) or absent.
 pub fn lambda_sentence(x: &Explained, layer: usize) -> String {
-    match x.output.layers.get(layer).map(|l| &l.lambda) {
-        Some(LambdaTrace::Scalar(l)) if *l < 0.0 => format!("λ of layer {layer} = −{:.2}: negative, so A1 − λ·A2 adds the second map instead of subtracting it; this layer spreads weight over the context.", -l),
-        Some(LambdaTrace::Scalar(l)) => format!("λ of layer {layer} = {l:.2}, learnt, one for all heads."),
-        Some(LambdaTrace::PerToken(m)) => {
-            let at = x.prompt.answer_positions[0];
-            format!("λ of layer {layer} at “→”, per head (V2 computes one per token): {}.", m.row(at).iter().map(|v| format!("{v:.2}")).collect::<Vec<_>>().join(", "))
+    let heads = |v: &[f32]| v.iter().map(|v| format!("{v:.2}")).collect::<Vec<_>>().join(", ");
+    match (x.output.layers.get(layer).map(|l| &l.lambda), &x.lambda) {
+        (Some(LambdaTrace::Scalar(l)), LambdaOverride::PerLayer(v)) if v.get(layer).copied().flatten().is_some() => {
+            let what = if *l == 0.0 {
+                "so A1 − λ·A2 is A1 alone: softmax attention of branch 1".to_string()
+            } else if *l < 0.0 {
+                "negative, so A1 − λ·A2 adds the second map instead of subtracting it".to_string()
+            } else {
+                "one for all heads".to_string()
+            };
+            format!("λ of layer {layer} = {}, set by you: {what}. “Learnt λ” restores the model's own.", signed_lambda(*l))
         }
+        (Some(LambdaTrace::Scalar(l)), _) if *l < 0.0 => format!("λ of layer {layer} = {}, learnt: negative, so A1 − λ·A2 adds the second map instead of subtracting it; this layer spreads weight over the context.", signed_lambda(*l)),
+        (Some(LambdaTrace::Scalar(l)), _) => format!("λ of layer {layer} = {l:.2}, learnt, one for all heads."),
+        (Some(LambdaTrace::PerToken(_)), LambdaOverride::Constant(c)) => {
+            let what = if *c == 0.0 { ": A1 − λ·A2 is A1 alone, softmax attention of branch 1" } else { "" };
+            format!("λ of layer {layer} pinned by you to {} for every token and head{what}.", signed_lambda(*c))
+        }
+        (Some(LambdaTrace::PerToken(m)), LambdaOverride::Scale(f)) if *f != 1.0 => {
+            format!("λ of layer {layer} at “→”, per head: the learnt per-token λ × {f:.2} (your scale): {}.", heads(&m.row(x.answer_row()).to_vec()))
+        }
+        (Some(LambdaTrace::PerToken(m)), _) => format!("λ of layer {layer} at “→”, per head (V2 computes one per token): {}.", heads(&m.row(x.answer_row()).to_vec())),
         _ => "No λ: standard softmax attention subtracts nothing.".into(),
     }
+}
+
+/// A λ with a true minus sign (the page's typography), two decimals.
+fn signed_lambda(l: f32) -> String {
+    if l < 0.0 { format!("−{:.2}", -l) } else { format!("{l:.2}") }
 }
 
 impl Explained {
@@ -250,18 +273,18 @@ impl Explained {
     /// What the ticks over a map mark: the asked needle, in its words.
     pub fn needle_words(&self) -> String {
         let words: Vec<String> = self.prompt.answer_spans[0].clone().map(|j| word(self.prompt.tokens[j])).collect();
-        format!("the asked needle “{}”", words.join(" "))
+        crate::tr!("map-asked-needle", words = words.join(" "))
     }
 }
 
 /// `explain` for a given prompt and options.
 pub fn explain_prompt(model: &Model, prompt: Prompt, opts: &ForwardOptions) -> Result<Explained, String> {
     let output = model.forward(&prompt.tokens, opts).map_err(|e| e.to_string())?;
-    Ok(explained_of(prompt, output))
+    Ok(explained_of(prompt, output, opts.lambda.clone()))
 }
 
 /// What the pages read of one forward pass of `prompt`, wherever it ran.
-pub fn explained_of(prompt: Prompt, output: ModelOutput) -> Explained {
+pub fn explained_of(prompt: Prompt, output: ModelOutput, lambda: LambdaOverride) -> Explained {
     let predictions = prompt
         .answer_positions
         .iter()
@@ -275,7 +298,7 @@ pub fn explained_of(prompt: Prompt, output: ModelOutput) -> Explained {
         })
         .collect();
     let (net, magnitudes) = (NetWeights::of(&output, &prompt), Magnitudes::of([&output]));
-    Explained { prompt, output, predictions, net, magnitudes }
+    Explained { prompt, output, predictions, net, magnitudes, lambda }
 }
 
 #[cfg(test)]
@@ -352,6 +375,18 @@ mod tests {
         assert!(!Arc::ptr_eq(&again[1].explained, &zeroed[1].explained), "V2 ran again");
         let scaled = |r: &ColumnRun| match &r.explained.output.layers[0].lambda { LambdaTrace::PerToken(m) => m[[3, 1]], _ => f32::NAN };
         assert!((scaled(&again[1]) - 2.0 * scaled(&learnt[1])).abs() < 1e-6);
+        let say = |r: &ColumnRun, layer| lambda_sentence(&r.explained, layer);
+        assert!(say(&learnt[0], 1).contains(", learnt"), "{}", say(&learnt[0], 1));
+        assert!(say(&zeroed[0], 1).starts_with("λ of layer 1 = 0.00, set by you: so A1 − λ·A2 is A1 alone"), "{}", say(&zeroed[0], 1));
+        assert!(say(&zeroed[1], 0).starts_with("λ of layer 0 pinned by you to 0.00"), "{}", say(&zeroed[1], 0));
+        assert!(say(&again[1], 0).contains("× 2.00 (your scale)"), "{}", say(&again[1], 0));
+        assert!(say(&learnt[1], 0).contains("V2 computes one per token"), "{}", say(&learnt[1], 0));
+        let mut one = base.clone();
+        one.set_v1_lambda(1, Some(-1.5));
+        let partly = explain_each(&[&v1], &one, &[]).unwrap();
+        let (mine, theirs) = (say(&partly[0], 1), say(&partly[0], 0));
+        assert!(mine.starts_with("λ of layer 1 = −1.50, set by you: negative") && !mine.contains("spreads"), "{mine}");
+        assert!(theirs.contains("learnt") && !theirs.contains("set by you"), "layer 0 keeps its learnt λ: {theirs}");
         let no_norm = explain_each(&[&v1], &ModelState { v1_norm: false, ..base.clone() }, &learnt).unwrap();
         assert_ne!(no_norm[0].explained.output.logits, learnt[0].explained.output.logits, "the per-head norm matters");
     }

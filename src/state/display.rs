@@ -1,12 +1,15 @@
 //! How a view is shown, on any page: `present=1` (a projector: large type, no header or
 //! navigation, only the controls `controls=lambda,n` names), `embed=1` (the same, sized
 //! for an `<iframe>`) and `lock=1` (the page never rewrites its link, so a reload
-//! restores the teacher's values), and `theme=dark` or `theme=light` (without it the
-//! page follows the system's setting). These keys belong to the shell, not to a page:
+//! restores the teacher's values), `theme=dark` or `theme=light` (without it the
+//! page follows the system's setting) and `lang=zh` or `lang=en` (without it, the
+//! browser's language). These keys belong to the shell, not to a page:
 //! the route takes them out before a page reads its own parameters.
 
 /// The keys this module owns.
-pub const KEYS: [&str; 5] = ["present", "embed", "lock", "controls", "theme"];
+pub const KEYS: [&str; 6] = ["present", "embed", "lock", "controls", "theme", "lang"];
+
+pub use crate::i18n::Lang;
 
 /// A colour theme the reader (or the link) chose over the system's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +40,8 @@ pub struct Display {
     pub controls: Option<Vec<String>>,
     /// `None`: the system's theme (`prefers-color-scheme`).
     pub theme: Option<Theme>,
+    /// `None`: the browser's language (`navigator.languages`).
+    pub lang: Option<Lang>,
     /// What the link said that could not be used, one sentence each.
     pub notes: Vec<String>,
 }
@@ -84,6 +89,12 @@ impl Display {
                         d.notes.push(format!("theme={} is not light or dark; the page follows the system's theme", raw.chars().take(40).collect::<String>()));
                     }
                 }
+                "lang" => {
+                    d.lang = Lang::parse(&raw);
+                    if d.lang.is_none() {
+                        d.notes.push(crate::tr!("note-lang", raw = raw.chars().take(40).collect::<String>()));
+                    }
+                }
                 _ => rest.push((key, raw)),
             }
         }
@@ -107,6 +118,9 @@ impl Display {
         }
         if let Some(t) = self.theme {
             out.push(("theme".into(), t.slug().into()));
+        }
+        if let Some(l) = self.lang {
+            out.push(("lang".into(), l.slug().into()));
         }
         out
     }
@@ -159,6 +173,17 @@ mod tests {
         assert_eq!(query::format(&d.to_params()), "present=1&lock=1&controls=lambda%2Cn");
         let (back, _) = Display::split(d.to_params());
         assert_eq!(back, d);
+    }
+
+    #[test]
+    fn a_language_is_kept_in_the_link_and_garbage_falls_back_to_the_browsers() {
+        let (d, rest) = Display::split(query::parse("n=64&lang=zh&theme=dark"));
+        assert_eq!((d.lang, rest), (Some(Lang::Zh), query::parse("n=64")));
+        assert_eq!(query::format(&d.to_params()), "theme=dark&lang=zh");
+        let (bad, _) = Display::split(query::parse("lang=klingon"));
+        assert_eq!(bad.lang, None);
+        assert!(bad.notes[0].contains("lang=klingon"), "{:?}", bad.notes);
+        assert!(bad.to_params().is_empty());
     }
 
     #[test]

@@ -38,7 +38,8 @@ pub enum SliderScale {
 pub struct Knob {
     /// The key in the link, and the slider's id.
     pub key: &'static str,
-    pub label: &'static str,
+    /// Its label's key in the catalogue (`locales/*/lab.ftl`).
+    pub label_key: &'static str,
     pub min: f64,
     pub max: f64,
     /// One slider step, in slider units (log₂ units for [`SliderScale::Log2`]).
@@ -52,12 +53,12 @@ pub struct Knob {
     pub show: fn(f64) -> String,
 }
 
-pub const LAMBDA: Knob = Knob { key: "lambda", label: "λ (how much of A2 to subtract)", min: -1.0, max: 2.0, step: 0.01, scale: SliderScale::Linear, integer: false, get: |s| s.lambda as f64, put: |s, v| s.lambda = v as f32, show: |v| format!("{v:.2}") };
-pub const N: Knob = Knob { key: "n", label: "Sequence length N (log scale)", min: 16.0, max: 4096.0, step: 0.125, scale: SliderScale::Log2, integer: true, get: |s| s.n as f64, put: |s, v| s.n = v as usize, show: |v| format!("{v:.0}") };
-pub const NOISE: Knob = Knob { key: "noise", label: "Noise amplitude σ", min: 0.0, max: 6.0, step: 0.05, scale: SliderScale::Linear, integer: false, get: |s| s.noise as f64, put: |s, v| s.noise = v as f32, show: |v| format!("{v:.2}") };
-pub const SIGNAL: Knob = Knob { key: "signal", label: "Signal strength s (logit boost)", min: 0.0, max: 10.0, step: 0.1, scale: SliderScale::Linear, integer: false, get: |s| s.signal as f64, put: |s, v| s.signal = v as f32, show: |v| format!("{v:.1}") };
-pub const SIGNAL_KEYS: Knob = Knob { key: "k", label: "Signal keys", min: 1.0, max: 64.0, step: 1.0, scale: SliderScale::Linear, integer: true, get: |s| s.n_signal as f64, put: |s, v| s.n_signal = v as usize, show: |v| format!("{v:.0}") };
-pub const COMMON: Knob = Knob { key: "common", label: "Noise shared by both branches", min: 0.0, max: 1.0, step: 0.01, scale: SliderScale::Linear, integer: false, get: |s| s.common as f64, put: |s, v| s.common = v as f32, show: |v| format!("{:.0}%", 100.0 * v) };
+pub const LAMBDA: Knob = Knob { key: "lambda", label_key: "knob-lambda", min: -1.0, max: 2.0, step: 0.01, scale: SliderScale::Linear, integer: false, get: |s| s.lambda as f64, put: |s, v| s.lambda = v as f32, show: |v| format!("{v:.2}") };
+pub const N: Knob = Knob { key: "n", label_key: "knob-n", min: 16.0, max: 4096.0, step: 0.125, scale: SliderScale::Log2, integer: true, get: |s| s.n as f64, put: |s, v| s.n = v as usize, show: |v| format!("{v:.0}") };
+pub const NOISE: Knob = Knob { key: "noise", label_key: "knob-noise", min: 0.0, max: 6.0, step: 0.05, scale: SliderScale::Linear, integer: false, get: |s| s.noise as f64, put: |s, v| s.noise = v as f32, show: |v| format!("{v:.2}") };
+pub const SIGNAL: Knob = Knob { key: "signal", label_key: "knob-signal", min: 0.0, max: 10.0, step: 0.1, scale: SliderScale::Linear, integer: false, get: |s| s.signal as f64, put: |s, v| s.signal = v as f32, show: |v| format!("{v:.1}") };
+pub const SIGNAL_KEYS: Knob = Knob { key: "k", label_key: "knob-k", min: 1.0, max: 64.0, step: 1.0, scale: SliderScale::Linear, integer: true, get: |s| s.n_signal as f64, put: |s, v| s.n_signal = v as usize, show: |v| format!("{v:.0}") };
+pub const COMMON: Knob = Knob { key: "common", label_key: "knob-common", min: 0.0, max: 1.0, step: 0.01, scale: SliderScale::Linear, integer: false, get: |s| s.common as f64, put: |s, v| s.common = v as f32, show: |v| format!("{:.0}%", 100.0 * v) };
 
 /// The sliders, in the order the page shows them.
 pub const KNOBS: [Knob; 6] = [LAMBDA, N, NOISE, SIGNAL, SIGNAL_KEYS, COMMON];
@@ -65,6 +66,11 @@ pub const KNOBS: [Knob; 6] = [LAMBDA, N, NOISE, SIGNAL, SIGNAL_KEYS, COMMON];
 pub const SEED: (u64, u64) = (0, 4_294_967_295);
 
 impl Knob {
+    /// Its label, in the language on screen.
+    pub fn label(&self) -> String {
+        crate::tr!(self.label_key)
+    }
+
     /// The slider's range and position for a state.
     pub fn slider_range(&self) -> (f64, f64) {
         match self.scale {

@@ -29,14 +29,15 @@ impl Page {
         }
     }
 
-    pub fn title(self) -> &'static str {
-        match self {
-            Page::Learn => "Lesson",
-            Page::Lab => "Noise-floor lab",
-            Page::Model => "Model explorer",
-            Page::Arch => "Architecture calculator",
-            Page::Bench => "Benchmarks",
-        }
+    /// Its name in the navigation, in the language on screen.
+    pub fn title(self) -> String {
+        crate::tr!(match self {
+            Page::Learn => "page-learn",
+            Page::Lab => "page-lab",
+            Page::Model => "page-model",
+            Page::Arch => "page-arch",
+            Page::Bench => "page-bench",
+        })
     }
 }
 

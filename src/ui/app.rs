@@ -7,7 +7,9 @@ use super::embed::EmbedCode;
 use super::pages::{arch::ArchPage, bench::BenchPage, lab::LabPage, lesson::LessonPage, model::ModelPage};
 use super::offline::Offline;
 use super::route::{Page, Router};
+use super::language::{self, LangSelect};
 use super::theme::{self, ThemeSelect};
+use crate::tr;
 use leptos::prelude::*;
 
 #[component]
@@ -20,27 +22,39 @@ pub fn App() -> impl IntoView {
     let router = Router::provide();
     let offline = super::offline::register();
     theme::provide(router.theme.into());
+    let lang = language::provide(router.lang.into());
     let page = Memo::new(move |_| router.asked.with(|r| r.page));
     let display = Memo::new(move |_| router.asked.with(|r| r.display.clone()));
     let reduced = Memo::new(move |_| display.with(|d| d.reduced()));
-    let unknown = move || router.asked.with(|r| r.unknown_page.clone());
     Effect::new(move |_| display.with(|d| apply_display(d.present, d.embed, &d.hidden_controls_css())));
 
+    // Everything on screen is drawn again in a new language: each page reads its state
+    // from the link, as on a reload (a language switch is rare and deliberate).
+    move || {
+        crate::i18n::set(lang.get());
+        shell(router, backend, page, display, reduced, offline).into_any()
+    }
+}
+
+/// The header, navigation, notices, the page and the footer, in the language on screen.
+fn shell(router: Router, backend: RwSignal<Backend>, page: Memo<Page>, display: Memo<crate::state::display::Display>, reduced: Memo<bool>, offline: ReadSignal<Offline>) -> impl IntoView {
+    let unknown = move || router.asked.with(|r| r.unknown_page.clone());
     view! {
         // Hidden, not removed, in presenter mode: the badge still says where numbers come from
         // to a screen reader and a test, and the start-up check looks for the header.
         <header class="top" hidden=move || reduced.get()>
             <div class="brand">
                 <h1>"DiffLens"</h1>
-                <p class="pitch">"Watch differential attention cancel the noise floor of softmax attention."</p>
+                <p class="pitch">{tr!("shell-pitch")}</p>
             </div>
             <div class="header-tools">
+                <LangSelect />
                 <ThemeSelect />
                 <BackendBadge backend />
             </div>
         </header>
         <Show when=move || !reduced.get()>
-            <nav class="pages" aria-label="Pages">
+            <nav class="pages" aria-label=tr!("shell-pages")>
                 {Page::ALL.into_iter().map(|p| view! {
                     <a href=move || router.link(p) data-page=p.slug() class:active=move || page.get() == p
                        aria-current=move || (page.get() == p).then_some("page")>{p.title()}</a>
@@ -50,18 +64,18 @@ pub fn App() -> impl IntoView {
         </Show>
         <Show when=move || backend.with(|b| matches!(b, Backend::Cpu { lost: true, .. }))>
             <p class="notice" id="device-lost" role="alert">{move || backend.with(|b| match b {
-                Backend::Cpu { reason, .. } => format!("The GPU stopped working: {reason}. DiffLens switched to the CPU path; everything still works, only slower."),
+                Backend::Cpu { reason, .. } => tr!("shell-device-lost", reason = reason),
                 _ => String::new(),
             })}</p>
         </Show>
         <Show when=move || unknown().is_some()>
-            <p class="notice" role="status">{move || format!("There is no page called “{}”; showing the lab.", unknown().unwrap_or_default())}</p>
+            <p class="notice" role="status">{move || tr!("shell-unknown-page", page = unknown().unwrap_or_default())}</p>
         </Show>
         <Show when=move || display.with(|d| !d.notes.is_empty())>
-            <p class="notice" id="display-notices" role="status">{move || display.with(|d| d.notes.join("; "))}</p>
+            <p class="notice" id="display-notices" role="status">{move || display.with(|d| d.notes.join(&tr!("list-separator")))}</p>
         </Show>
         <Show when=move || display.with(|d| d.lock)>
-            <p class="axis-note" id="locked-note">"This link is pinned by its author: move anything you like; reloading the page brings back the link's values."</p>
+            <p class="axis-note" id="locked-note">{tr!("shell-locked")}</p>
         </Show>
         <main>
             {move || match page.get() {
@@ -74,7 +88,7 @@ pub fn App() -> impl IntoView {
         </main>
         <Show when=move || !reduced.get()>
             <footer>
-                "DiffLens follows the official DIFF Transformer code (microsoft/unilm). Every number on this page is computed in your browser."
+                {tr!("shell-footer")}
                 <span id="offline-status" data-state=move || offline.with(Offline::slug)>{move || offline.with(|o| { let s = o.sentence(); if s.is_empty() { s } else { format!(" {s}") } })}</span>
             </footer>
         </Show>
@@ -112,7 +126,7 @@ fn BackendBadge(backend: RwSignal<Backend>) -> impl IntoView {
             <span class="badge-label">{move || backend.with(|b| b.label())}</span>
             <Show when=move || reason().is_some()>
                 <details class="badge-why">
-                    <summary>"Why not the GPU?"</summary>
+                    <summary>{tr!("shell-why-not-gpu")}</summary>
                     <p id="backend-reason">{move || reason().unwrap_or_default()}</p>
                 </details>
             </Show>

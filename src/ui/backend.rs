@@ -18,9 +18,9 @@ impl Backend {
     /// The badge text: always says which path is active and, for the CPU, why.
     pub fn label(&self) -> String {
         match self {
-            Backend::Detecting => "Looking for WebGPU…".into(),
+            Backend::Detecting => crate::tr!("badge-detecting"),
             Backend::WebGpu { adapter } => format!("WebGPU: {adapter}"),
-            Backend::Cpu { .. } => "Running on your CPU: everything works, a little slower".into(),
+            Backend::Cpu { .. } => crate::tr!("badge-cpu"),
         }
     }
 

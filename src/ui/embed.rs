@@ -16,25 +16,25 @@ pub fn EmbedCode(page: Memo<Page>) -> impl IntoView {
         let hash = router.link(p);
         let mut route = Route::parse(&hash);
         route.display.embed = true;
-        let snippet = iframe_snippet(&permalink(&route), &format!("DiffLens: {}", p.title()));
+        let snippet = iframe_snippet(&permalink(&route), &crate::tr!("embed-title", page = p.title()));
         let Some(w) = web_sys::window() else { return };
         let copying = wasm_bindgen_futures::JsFuture::from(w.navigator().clipboard().write_text(&snippet));
         leptos::task::spawn_local(async move {
             let said = match copying.await {
-                Ok(_) => "Embed code copied. Paste it into a slide or a web page; add &controls=lambda,n to the link to keep only those sliders.",
-                Err(_) => "The browser did not allow copying; select the code below and copy it.",
+                Ok(_) => crate::tr!("embed-copied"),
+                Err(_) => crate::tr!("embed-not-copied"),
             };
-            made.try_set(Some((snippet, said.to_string(), hash)));
+            made.try_set(Some((snippet, said, hash)));
         });
     };
     let current = move || made.get().filter(|(_, _, hash)| *hash == router.link(page.get()));
     view! {
-        <button id="copy-embed" class="nav-action" on:click=copy>"Copy embed code"</button>
+        <button id="copy-embed" class="nav-action" on:click=copy>{crate::tr!("embed-copy")}</button>
         <Show when=move || current().is_some()>
             <div class="embed-code" role="status">
                 <label for="embed-code">{move || current().map(|c| c.1)}</label>
                 <textarea id="embed-code" readonly rows="3" prop:value=move || current().map(|c| c.0).unwrap_or_default()></textarea>
-                <button on:click=move |_| made.set(None)>"Close"</button>
+                <button on:click=move |_| made.set(None)>{crate::tr!("close")}</button>
             </div>
         </Show>
     }

@@ -4,6 +4,7 @@ mod app;
 mod backend;
 mod components;
 mod embed;
+mod language;
 mod offline;
 mod pages;
 mod panic_banner;

@@ -4,6 +4,7 @@
 //! a plain-HTTP host other than localhost, a browser that blocks workers): the app works
 //! as before, online only, and the footer says nothing.
 
+use crate::tr;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -32,9 +33,9 @@ impl Offline {
     pub fn sentence(&self) -> String {
         match self {
             Offline::Unavailable => String::new(),
-            Offline::Saving => "Saving DiffLens on this device for offline use…".into(),
-            Offline::Saved => "Saved on this device: DiffLens and its models open without a network from now on.".into(),
-            Offline::Failed(why) => format!("DiffLens could not be saved for offline use ({why}); it works online as before."),
+            Offline::Saving => tr!("offline-saving"),
+            Offline::Saved => tr!("offline-saved"),
+            Offline::Failed(why) => tr!("offline-failed", why = why),
         }
     }
 }

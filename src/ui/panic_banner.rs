@@ -11,7 +11,10 @@ use wasm_bindgen::JsCast;
 pub fn install() {
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
-        show(&format!("DiffLens hit an internal error and stopped: {info}. Reload the page to start again; the link keeps your settings."));
+        // The catalogue answers with the key when it is busy (the panic happened inside a
+        // lookup): the English sentence then.
+        let said = crate::tr!("panic", info = info.to_string());
+        show(&if said == "panic" { format!("DiffLens hit an internal error and stopped: {info}. Reload the page to start again; the link keeps your settings.") } else { said });
     }));
 }
 
@@ -36,7 +39,8 @@ pub fn show(message: &str) {
         let _ = banner.append_child(&text);
     }
     if let Ok(button) = document.create_element("button") {
-        button.set_text_content(Some("Reload"));
+        let label = Some(crate::tr!("reload")).filter(|r| r != "reload").unwrap_or_else(|| "Reload".into());
+        button.set_text_content(Some(&label));
         // Plain JavaScript: the module may no longer run any Rust.
         let _ = button.set_attribute("onclick", "location.reload()");
         let _ = banner.append_child(&button);

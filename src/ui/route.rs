@@ -3,7 +3,7 @@
 //! is open, and remember each page's last link for the navigation.
 
 pub use crate::state::route::{Page, Route};
-use crate::state::display::Theme;
+use crate::state::display::{Lang, Theme};
 use leptos::prelude::*;
 use std::collections::HashMap;
 
@@ -33,6 +33,9 @@ pub struct Router {
     /// the app writes carries it, so a theme picked in the header survives navigation,
     /// a drag's link write and a reload.
     pub theme: RwSignal<Option<Theme>>,
+    /// The language the link or the reader chose (`None`: the browser's), carried like
+    /// the theme.
+    pub lang: RwSignal<Option<Lang>>,
     /// The hash the address bar shows as far as the app knows (set at start, on every
     /// `hashchange`, and by the app's own writes). If the bar shows something else, the
     /// user has just navigated and the `hashchange` is still queued: the app must not
@@ -55,13 +58,14 @@ impl Router {
     /// Creates the router, listens for `hashchange` and provides it as context.
     pub fn provide() -> Self {
         let asked = current();
-        let theme = RwSignal::new(asked.display.theme);
-        let router = Router { asked: RwSignal::new(asked), links: RwSignal::new(HashMap::new()), theme, known: StoredValue::new(address_hash()), pending: StoredValue::new_local(None) };
+        let (theme, lang) = (RwSignal::new(asked.display.theme), RwSignal::new(asked.display.lang));
+        let router = Router { asked: RwSignal::new(asked), links: RwSignal::new(HashMap::new()), theme, lang, known: StoredValue::new(address_hash()), pending: StoredValue::new_local(None) };
         let _ = window_event_listener(leptos::ev::hashchange, move |_| {
             router.cancel_pending();
             router.known.set_value(address_hash());
             let route = current();
             router.theme.set(route.display.theme);
+            router.lang.set(route.display.lang);
             router.asked.set(route);
         });
         // A click on an in-app link navigates after this listener returns: a link write
@@ -86,6 +90,7 @@ impl Router {
     pub fn link(&self, page: Page) -> String {
         let mut route = self.links.with(|l| l.get(&page).cloned()).unwrap_or_else(|| Route::to(page, vec![]));
         route.display.theme = self.theme.get();
+        route.display.lang = self.lang.get();
         route.to_hash()
     }
 
@@ -97,12 +102,21 @@ impl Router {
         self.write_address(&route);
     }
 
+    /// Shows the page in `lang` (`None`: the browser's) and writes it into the link.
+    pub fn set_lang(&self, lang: Option<Lang>) {
+        self.lang.set(lang);
+        let mut route = current();
+        route.display.notes.clear();
+        self.write_address(&route);
+    }
+
     /// Remembers `page`'s state for the navigation at once (cheap: a drag may call it
     /// every frame); the address bar follows with [`Router::write_address`].
     pub fn remember(&self, page: Page, params: Vec<(String, String)>) -> Route {
         // The display (presenter, embed, lock) stays what the link asked for.
         let mut route = Route { display: self.asked.with_untracked(|r| r.display.without_notes()), ..Route::to(page, params) };
         route.display.theme = self.theme.get_untracked();
+        route.display.lang = self.lang.get_untracked();
         if self.links.with_untracked(|l| l.get(&page) != Some(&route)) {
             self.links.update(|l| {
                 l.insert(page, route.clone());
@@ -123,9 +137,10 @@ impl Router {
         if self.known.try_with_value(|k| *k != address_hash()).unwrap_or(true) {
             return;
         }
-        // The theme is the one on screen (the reader may have picked it after `route`
-        // was made).
-        let route = Route { display: crate::state::display::Display { theme: self.theme.get_untracked(), ..route.display.clone() }, ..route.clone() };
+        // The theme and the language are the ones on screen (the reader may have picked
+        // them after `route` was made).
+        let display = crate::state::display::Display { theme: self.theme.get_untracked(), lang: self.lang.get_untracked(), ..route.display.clone() };
+        let route = Route { display, ..route.clone() };
         if let Ok(history) = window.history() {
             let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&route.to_hash()));
             self.known.set_value(address_hash());

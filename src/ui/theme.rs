@@ -59,9 +59,9 @@ pub fn ThemeSelect() -> impl IntoView {
     let pick = move |ev: leptos::ev::Event| router.set_theme(Theme::parse(&event_target_value(&ev)));
     view! {
         <label class="theme-pick">
-            <span>"Colours"</span>
+            <span>{crate::tr!("theme-label")}</span>
             <select id="theme-select" on:change=pick>
-                {[("auto", "As the system"), ("light", "Light"), ("dark", "Dark")].into_iter().map(|(v, label)| view! {
+                {[("auto", crate::tr!("theme-auto")), ("light", crate::tr!("theme-light")), ("dark", crate::tr!("theme-dark"))].into_iter().map(|(v, label)| view! {
                     <option value=v prop:selected=move || value() == v>{label}</option>
                 }).collect_view()}
             </select>

@@ -41,12 +41,13 @@ pub enum Contrast {
 impl Contrast {
     pub const ALL: [Contrast; 3] = [Contrast::Linear, Contrast::Sqrt, Contrast::Log];
 
-    pub fn name(self) -> &'static str {
-        match self {
-            Contrast::Linear => "linear",
-            Contrast::Sqrt => "square root",
-            Contrast::Log => "log (4 decades)",
-        }
+    /// Its name, in the language on screen.
+    pub fn name(self) -> String {
+        crate::tr!(match self {
+            Contrast::Linear => "contrast-linear",
+            Contrast::Sqrt => "contrast-sqrt",
+            Contrast::Log => "contrast-log",
+        })
     }
 
     /// Maps a magnitude ratio m = |v|/vmax ∈ [0, 1] to a colour position in [0, 1].
@@ -154,8 +155,7 @@ impl Scale {
 
     /// The scale in words, for the colour bar's caption.
     pub fn describe(&self) -> String {
-        let kind = if self.diverging { ", blue below 0, red above" } else { "" };
-        format!("colour scale: {}{kind}", self.contrast.name())
+        crate::tr!(if self.diverging { "colour-scale-diverging" } else { "colour-scale" }, contrast = self.contrast.name())
     }
 }
 

@@ -76,7 +76,7 @@ pub fn layout(f: &Figure) -> Vec<Mark> {
     let mut marks = vec![
         Mark::Text { text: f.title.to_string(), x: 16.0, y: 28.0, size: 18.0, bold: true, colour: INK, align: Align::Left, rotated: false },
         text(f.params, 16.0, 48.0, 13.0, MUTED, Align::Left),
-        text("key j →", LEFT, TOP - 30.0, 13.0, MUTED, Align::Left),
+        text(&crate::tr!("figure-keys"), LEFT, TOP - 30.0, 13.0, MUTED, Align::Left),
         Mark::Image { picture: Picture::Map, x: LEFT, y: TOP, w: MAP, h: MAP },
     ];
     let n = f.n.max(1);
@@ -87,7 +87,7 @@ pub fn layout(f: &Figure) -> Vec<Mark> {
         marks.push(Mark::Line { from: (LEFT + at, TOP - 4.0), to: (LEFT + at, TOP) });
         marks.push(Mark::Line { from: (LEFT - 4.0, TOP + at), to: (LEFT, TOP + at) });
     }
-    marks.push(Mark::Text { text: "query i ↓".into(), x: 18.0, y: TOP + MAP / 2.0, size: 13.0, bold: false, colour: MUTED, align: Align::Center, rotated: true });
+    marks.push(Mark::Text { text: crate::tr!("figure-queries"), x: 18.0, y: TOP + MAP / 2.0, size: 13.0, bold: false, colour: MUTED, align: Align::Center, rotated: true });
     let y = TOP + MAP + 20.0;
     marks.push(Mark::Image { picture: Picture::Bar, x: LEFT, y, w: MAP, h: BAR_H });
     marks.push(Mark::Frame { x: LEFT, y, w: MAP, h: BAR_H });

@@ -225,7 +225,7 @@ describe('λ set by the reader, in the compare view (CPU mode)', () => {
     await page.waitForFunction(() => /3\.00 \(learnt/.test(document.querySelector('label[for=v1-lambda-1]').textContent));
     await textChanges(page, '#col-diff_v1 .predictions', before.v1);
     await pixelsChange(page, '#cmp-diff_v1-main canvas.map', before.map);
-    assert.match(await text(page, '#lambda-diff_v1'), /λ of layer 1 = 3\.00/);
+    assert.match(await text(page, '#lambda-diff_v1'), /^λ of layer 1 = 3\.00, set by you/, 'the caption says whose λ it is');
     // The head grid's net weights and Tables 3 and 5 follow a frame after the maps.
     await textChanges(page, '#grid-diff_v1', before.grid);
     await textChanges(page, '#net-table tbody', before.table);
@@ -247,8 +247,10 @@ describe('λ set by the reader, in the compare view (CPU mode)', () => {
     }
     ms.sort((a, b) => a - b);
     console.log(`cpu: a λ step reruns one model in ${ms[ms.length >> 1]} ms (median of ${ms.length}: ${ms})`);
+    assert.match(await text(page, '#lambda-diff_v1'), /^λ of layer 1 = −1\.00, set by you: negative, so A1 − λ·A2 adds the second map/);
     await page.click('#v1-lambda-learnt');
     await page.waitForFunction((v) => document.querySelector('#col-diff_v1 .predictions').textContent === v, before.v1);
+    assert.match(await text(page, '#lambda-diff_v1'), /^λ of layer 1 = −?\d\.\d\d, learnt/);
     assert.doesNotMatch(page.url(), /v1_lambda/);
   });
 
@@ -259,7 +261,7 @@ describe('λ set by the reader, in the compare view (CPU mode)', () => {
     const before = await pixels(page, '#cmp-diff_v2-main canvas.map');
     await page.click('#v2-lambda-zero');
     await pixelsChange(page, '#cmp-diff_v2-main canvas.map', before);
-    assert.match(await text(page, '#lambda-diff_v2'), /per head .*: 0\.00, 0\.00, 0\.00, 0\.00\./);
+    assert.match(await text(page, '#lambda-diff_v2'), /^λ of layer \d pinned by you to 0\.00 for every token and head: A1 − λ·A2 is A1 alone/);
     assert.match(await text(page, '#v2-lambda-now'), /pinned to 0\.00/);
     // With λ = 0 the map that multiplies V is A1: every cell's tooltip says so.
     await page.locator('#cmp-diff_v2-main canvas.map').scrollIntoViewIfNeeded();

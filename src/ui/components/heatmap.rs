@@ -326,8 +326,8 @@ pub fn Heatmap(
             <h3>{title}</h3>
             {(!explain.is_empty()).then(|| view! { <p class="explain">{explain}</p> })}
             <div class="axis-note">{move || match signal_keys.with(Vec::is_empty) {
-                true => format!("key j → (0 … {})", n.get().saturating_sub(1)),
-                false => format!("key j → (0 … {}); ticks mark {}", n.get().saturating_sub(1), ticks_mark.map_or("the signal keys".to_string(), |t| t.get())),
+                true => crate::tr!("map-keys", last = n.get().saturating_sub(1)),
+                false => crate::tr!("map-keys-ticks", last = n.get().saturating_sub(1), ticks = ticks_mark.map_or_else(|| crate::tr!("map-signal-keys"), |t| t.get())),
             }}</div>
             <div class="map-frame" class:labelled=labelled>
             <div class="above">
@@ -341,7 +341,7 @@ pub fn Heatmap(
             </Show>
             <div class="heatmap-wrap">
                 <canvas node_ref=canvas class="map" tabindex="0" role="img"
-                    aria-label=move || format!("{aria_title}: heatmap of {0} queries by {0} keys. Arrow keys move the cursor{1}.", n.get(), if on_pick.is_some() { ", Enter plots the row" } else { " and read each value" })
+                    aria-label=move || crate::tr!(if on_pick.is_some() { "map-aria-pick" } else { "map-aria" }, title = aria_title.clone(), n = n.get())
                     on:mousemove=move |ev| hover.set(cell_at(&ev))
                     on:mouseleave=move |_| hover.set(None)
                     on:click=move |ev| {
@@ -355,7 +355,10 @@ pub fn Heatmap(
                 <canvas node_ref=overlay class="overlay" aria-hidden="true"></canvas>
             </div>
             </div>
-            <div class="axis-note">{move || format!("query i ↓ (0 … {}){}", n.get().saturating_sub(1), marked_row.and_then(|m| m.get()).map(|i| format!("; the outlined row {i} is “→”, which predicts the answer")).unwrap_or_default())}</div>
+            <div class="axis-note">{move || match marked_row.and_then(|m| m.get()) {
+                Some(i) => crate::tr!("map-queries-marked", last = n.get().saturating_sub(1), row = i),
+                None => crate::tr!("map-queries", last = n.get().saturating_sub(1)),
+            }}</div>
             <div class="colorbar">
                 <canvas node_ref=bar aria-hidden="true"></canvas>
                 <div class="colorbar-ticks">{move || bar_ticks.get().into_iter().map(|t| view! {
@@ -363,8 +366,8 @@ pub fn Heatmap(
                 }).collect_view()}</div>
                 <div class="colorbar-name">{move || scale.get().map(|s| s.describe()).unwrap_or_default()}</div>
             </div>
-            <div class="exports" role="group" aria-label="Download this map">
-                <span>"Download"</span>
+            <div class="exports" role="group" aria-label=crate::tr!("map-download-group")>
+                <span>{crate::tr!("download")}</span>
                 <button class="export-png" on:click=move |_| save.run("png")>"PNG"</button>
                 <button class="export-svg" on:click=move |_| save.run("svg")>"SVG"</button>
                 <button class="export-csv" on:click=move |_| save.run("csv")>"CSV"</button>

@@ -44,13 +44,13 @@ impl<S: Clone + PartialEq + Send + Sync + 'static> Default for StateNotes<S> {
 
 /// The notice bar: the lines, a heading, and a Dismiss button.
 #[component]
-pub fn NoticeBar(id: &'static str, #[prop(into)] lines: Signal<Vec<String>>, #[prop(optional)] heading: &'static str, on_dismiss: Callback<()>) -> impl IntoView {
+pub fn NoticeBar(id: &'static str, #[prop(into)] lines: Signal<Vec<String>>, #[prop(optional, into)] heading: String, on_dismiss: Callback<()>) -> impl IntoView {
     view! {
         <Show when=move || !lines.with(|l| l.is_empty())>
             <div class="notice" id=id role="status">
-                {(!heading.is_empty()).then(|| view! { <strong>{heading}" "</strong> })}
-                {move || lines.get().join("; ")}
-                " "<button on:click=move |_| on_dismiss.run(())>"Dismiss"</button>
+                {(!heading.is_empty()).then(|| view! { <strong>{heading.clone()}" "</strong> })}
+                {move || lines.get().join(&crate::tr!("list-separator"))}
+                " "<button on:click=move |_| on_dismiss.run(())>{crate::tr!("dismiss")}</button>
             </div>
         </Show>
     }

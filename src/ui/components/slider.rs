@@ -6,7 +6,7 @@ use leptos::prelude::*;
 #[component]
 pub fn Slider(
     id: &'static str,
-    label: &'static str,
+    #[prop(into)] label: String,
     min: f64,
     max: f64,
     step: f64,

@@ -78,12 +78,12 @@ pub enum Status {
     RunFailed(String),
 }
 
-pub fn kind_title(kind: AttentionKind) -> &'static str {
-    match kind {
-        AttentionKind::Baseline => "Baseline Transformer",
-        AttentionKind::DiffV1 => "DIFF Transformer V1",
-        AttentionKind::DiffV2 => "DIFF Transformer V2",
-    }
+pub fn kind_title(kind: AttentionKind) -> String {
+    crate::tr!(match kind {
+        AttentionKind::Baseline => "kind-baseline",
+        AttentionKind::DiffV1 => "kind-diff-v1",
+        AttentionKind::DiffV2 => "kind-diff-v2",
+    })
 }
 
 /// The page's handle on the engine's model library, which fetches each shipped card and
@@ -127,7 +127,7 @@ impl Library {
 pub fn cell_text(x: &Explained, layer: usize, head: usize, h: Hover) -> Option<String> {
     let m = x.output.layers.get(layer)?.maps.get(head)?;
     let (tq, tk) = (word(*x.prompt.tokens.get(h.i)?), word(*x.prompt.tokens.get(h.j)?));
-    let mut text = format!("query {} “{tq}” → key {} “{tk}”\nA1 = {}", h.i, h.j, readable(m.a1[[h.i, h.j]] as f64));
+    let mut text = format!("{}\nA1 = {}", crate::tr!("cell-query-key", i = h.i, query = tq, j = h.j, key = tk), readable(m.a1[[h.i, h.j]] as f64));
     if let (Some(a2), Some(d)) = (&m.a2, &m.diff) {
         text += &format!("\nA2 = {}\nA1 − λ·A2 = {}", readable(a2[[h.i, h.j]] as f64), readable(d[[h.i, h.j]] as f64));
     }
@@ -152,18 +152,19 @@ pub fn signed(v: f64) -> String {
 /// Where the models stand: loading (which file), computed, or why not, with a button that
 /// loads again (`attempt` is what the loading effects track).
 #[component]
-pub fn StatusLine(status: RwSignal<Status>, attempt: RwSignal<u32>) -> impl IntoView {
+pub fn StatusLine(status: RwSignal<Status>, attempt: RwSignal<u32>, #[prop(optional, into)] ready: Option<String>) -> impl IntoView {
+    let ready = ready.unwrap_or_else(|| crate::tr!("status-ready"));
     view! {
         <p class="axis-note" id="model-status" role="status">{move || match status.get() {
-            Status::Loading(what) => format!("Loading {what}…"),
-            Status::Ready => "Computed. Under each model's predictions it says where: WebGPU or the CPU core.".to_string(),
-            Status::Failed(e) => format!("Could not load the model: {e}"),
-            Status::RunFailed(e) => format!("Could not run the prompt: {e}"),
+            Status::Loading(what) => crate::tr!("status-loading", what = what),
+            Status::Ready => ready.clone(),
+            Status::Failed(e) => crate::tr!("status-failed", error = e),
+            Status::RunFailed(e) => crate::tr!("status-run-failed", error = e),
         }}</p>
         <Show when=move || matches!(status.get(), Status::Failed(_))>
             <p class="notice" id="model-error" role="alert">
                 {move || match status.get() { Status::Failed(e) => e, _ => String::new() }}" "
-                <button id="model-retry" on:click=move |_| attempt.update(|a| *a += 1)>"Try again"</button>
+                <button id="model-retry" on:click=move |_| attempt.update(|a| *a += 1)>{crate::tr!("try-again")}</button>
             </p>
         </Show>
     }

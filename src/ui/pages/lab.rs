@@ -1,6 +1,7 @@
 //! The noise-floor lab: A1, A2 and A1 − λ·A2 side by side, the knobs that change them,
 //! the numbers that summarise them, and the charts that explain them.
 
+use crate::tr;
 use super::super::backend::{self, Backend};
 use super::super::components::chart::{Chart, ChartSpec, Marker, Overlay, Series, BLUE, GREY, ORANGE, RED};
 use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
@@ -445,7 +446,7 @@ fn Controls(state: RwSignal<LabState>, lambda_committed: RwSignal<f32>) -> impl 
     let slider = move |knob: Knob| {
         let (min, max) = knob.slider_range();
         view! {
-            <Slider id=knob.key label=knob.label min max step=knob.step
+            <Slider id=knob.key label=knob.label() min max step=knob.step
                 position=Signal::derive(move || state.with(|s| knob.position(s)))
                 shown=Signal::derive(move || state.with(|s| (knob.show)((knob.get)(s))))
                 on_input=Callback::new(move |v: f64| state.update(|s| knob.slide(s, v))) on_commit=commit />
@@ -572,12 +573,12 @@ fn RowChart(state: RwSignal<LabState>, runs: Runs, lambda: Memo<f32>) -> impl In
 pub(super) fn lambda_chart(curve: Option<(Vec<SnrPoint>, SnrPoint)>) -> Option<ChartSpec> {
     let (curve, best) = curve?;
     Some(ChartSpec {
-        title: "SNR against λ".into(),
+        title: tr!("chart-snr-lambda"),
         x_label: "λ".into(),
-        y_label: "SNR (log)".into(),
+        y_label: tr!("chart-snr-log"),
         y_log: true,
         series: vec![Series { dashed: false, name: "A1 − λ·A2".into(), color: ORANGE, points: curve.iter().map(|p| (p.x, p.snr)).collect() }],
-        markers: vec![Marker { x: best.x, label: format!("best λ = {:.2}", best.x), color: RED }],
+        markers: vec![Marker { x: best.x, label: tr!("chart-best-lambda", lambda = format!("{:.2}", best.x)), color: RED }],
         ..Default::default()
     })
 }
@@ -619,14 +620,14 @@ pub(super) fn context_chart(points: &[NoiseMassPoint]) -> Option<ChartSpec> {
         return None;
     }
     Some(ChartSpec {
-        title: "Noise mass of one query against context length".into(),
-        x_label: "keys in context (log)".into(),
-        y_label: "weight on noise".into(),
+        title: tr!("chart-context-title"),
+        x_label: tr!("chart-context-x"),
+        y_label: tr!("chart-context-y"),
         x_log: true,
         series: vec![
-            Series { dashed: false, name: "standard (sampled)".into(), color: BLUE, points: points.iter().map(|p| (p.n as f64, p.standard)).collect() },
-            Series { dashed: true, name: "standard (expected)".into(), color: GREY, points: points.iter().map(|p| (p.n as f64, p.standard_expected)).collect() },
-            Series { dashed: false, name: "differential".into(), color: ORANGE, points: points.iter().map(|p| (p.n as f64, p.differential)).collect() },
+            Series { dashed: false, name: tr!("series-standard-sampled"), color: BLUE, points: points.iter().map(|p| (p.n as f64, p.standard)).collect() },
+            Series { dashed: true, name: tr!("series-standard-expected"), color: GREY, points: points.iter().map(|p| (p.n as f64, p.standard_expected)).collect() },
+            Series { dashed: false, name: tr!("series-differential"), color: ORANGE, points: points.iter().map(|p| (p.n as f64, p.differential)).collect() },
         ],
         ..Default::default()
     })

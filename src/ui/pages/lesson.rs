@@ -9,6 +9,7 @@ use super::lesson_figures::StepFigure;
 use crate::engine::lesson::{self, pieces, Opens, Piece, Step, CITATIONS, GLOSSARY, STEPS};
 use crate::state::lesson_state::LessonState;
 use crate::state::model_state::ModelState;
+use crate::tr;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -36,14 +37,14 @@ fn linked_state(router: Router) -> (RwSignal<LessonState>, StateNotes<LessonStat
 
 /// Where a step's "open this" link goes: the exact state of its figure (`figure_link`:
 /// what a figure without a lab state says it shows, such as the calculator's config).
-fn open_link(step: &Step, state: &LessonState, figure_link: Option<String>) -> (String, &'static str) {
+fn open_link(step: &Step, state: &LessonState, figure_link: Option<String>) -> (String, String) {
     match step.opens {
         Opens::Lab => {
             let lab = state.lab.clone().unwrap_or_default();
-            (Route::to(Page::Lab, lab.to_params()).to_hash(), "Open this in the lab")
+            (Route::to(Page::Lab, lab.to_params()).to_hash(), tr!("lesson-open-lab"))
         }
-        Opens::Arch => (figure_link.unwrap_or_else(|| Route::to(Page::Arch, vec![]).to_hash()), "Open the architecture calculator"),
-        Opens::Explorer => (Route::to(Page::Model, ModelState::default().to_params()).to_hash(), "Open the model explorer"),
+        Opens::Arch => (figure_link.unwrap_or_else(|| Route::to(Page::Arch, vec![]).to_hash()), tr!("lesson-open-arch")),
+        Opens::Explorer => (Route::to(Page::Model, ModelState::default().to_params()).to_hash(), tr!("lesson-open-explorer")),
     }
 }
 
@@ -93,22 +94,22 @@ pub fn LessonPage() -> impl IntoView {
     let open = move || state.with(|s| open_link(&here(), s, figure_link.get().filter(|(k, _)| *k == s.step).map(|(_, l)| l)));
     view! {
         <section class="page lesson">
-            <nav class="steps" aria-label="Steps of the lesson">
+            <nav class="steps" aria-label=tr!("lesson-steps")>
                 <ol>{STEPS.iter().enumerate().map(|(k, s)| view! {
-                    <li><a href=format!("#/learn?step={}", k + 1) data-step=k + 1 aria-current=move || (step.get() == k).then_some("step")>{s.title}</a></li>
+                    <li><a href=format!("#/learn?step={}", k + 1) data-step=k + 1 aria-current=move || (step.get() == k).then_some("step")>{s.title()}</a></li>
                 }).collect_view()}</ol>
             </nav>
-            <NoticeBar id="link-notices" heading="Some settings in the link were adjusted:" lines=Signal::derive(move || state.with(|s| notes.lines_for(s))) on_dismiss=Callback::new(move |_| notes.clear()) />
+            <NoticeBar id="link-notices" heading=tr!("notice-adjusted") lines=Signal::derive(move || state.with(|s| notes.lines_for(s))) on_dismiss=Callback::new(move |_| notes.clear()) />
             <article class="step" id="lesson-step" data-step=move || step.get() + 1 aria-labelledby="step-title">
-                <p class="step-count">{move || format!("Step {} of {}", step.get() + 1, STEPS.len())}</p>
-                <h2 id="step-title" tabindex="-1" node_ref=heading>{move || here().title}</h2>
-                {move || here().paragraphs.iter().map(|p| view! { <Paragraph text=*p /> }).collect_view()}
+                <p class="step-count">{move || tr!("lesson-step-count", k = step.get() + 1, n = STEPS.len())}</p>
+                <h2 id="step-title" tabindex="-1" node_ref=heading>{move || here().title()}</h2>
+                {move || here().paragraphs().into_iter().map(|p| view! { <Paragraph text=p /> }).collect_view()}
                 {move || { let k = step.get(); view! { <StepFigure step=k state figure_link /> } }}
                 <div class="buttons step-nav">
-                    <button id="step-prev" disabled=move || step.get() == 0 on:click=move |_| go(step.get_untracked().wrapping_sub(1))>"← Previous"</button>
+                    <button id="step-prev" disabled=move || step.get() == 0 on:click=move |_| go(step.get_untracked().wrapping_sub(1))>{tr!("lesson-previous")}</button>
                     <a id="open-in" class="button" href=move || open().0>{move || open().1}</a>
-                    <button id="step-next" disabled=move || step.get() + 1 == STEPS.len() on:click=move |_| go(step.get_untracked() + 1)>"Next →"</button>
-                    <span class="axis-note">"Keys: ← and → (or Page Up and Page Down) move between steps."</span>
+                    <button id="step-next" disabled=move || step.get() + 1 == STEPS.len() on:click=move |_| go(step.get_untracked() + 1)>{tr!("lesson-next")}</button>
+                    <span class="axis-note">{tr!("lesson-keys")}</span>
                 </div>
             </article>
             <Glossary />
@@ -134,12 +135,12 @@ fn show_heading(h: &web_sys::HtmlElement) {
 /// A paragraph of the lesson; its glossary terms open their definition in place (and show
 /// it on hover).
 #[component]
-fn Paragraph(text: &'static str) -> impl IntoView {
+fn Paragraph(text: String) -> impl IntoView {
     let open = RwSignal::new(None::<&'static str>);
-    let parts = pieces(text).into_iter().map(|p| match p {
+    let parts = pieces(&text).into_iter().map(|p| match p {
         Piece::Text(t) => view! { <span>{t}</span> }.into_any(),
         Piece::Term { key, shown } => {
-            let def = lesson::term(key).map_or("", |t| t.definition);
+            let def = lesson::term(key).map(|t| t.definition()).unwrap_or_default();
             view! {
                 <button type="button" class="term" data-term=key title=def aria-expanded=move || (open.get() == Some(key)).to_string()
                     on:click=move |_| open.update(|o| *o = if *o == Some(key) { None } else { Some(key) })>{shown}</button>
@@ -150,7 +151,7 @@ fn Paragraph(text: &'static str) -> impl IntoView {
     view! {
         <p class="lesson-text">{parts.collect_view()}</p>
         {move || open.get().and_then(lesson::term).map(|t| view! {
-            <p class="definition" role="note"><strong>{t.name}": "</strong>{t.definition}" "<a href=format!("#glossary-{}", t.key) on:click=scroll_to_glossary>"(glossary)"</a></p>
+            <p class="definition" role="note"><strong>{t.name()}{tr!("term-colon")}</strong>{t.definition()}" "<a href=format!("#glossary-{}", t.key) on:click=scroll_to_glossary>{tr!("lesson-glossary-link")}</a></p>
         })}
     }
 }
@@ -169,8 +170,8 @@ fn scroll_to_glossary(ev: leptos::ev::MouseEvent) {
 fn Glossary() -> impl IntoView {
     view! {
         <section class="glossary" id="glossary" aria-labelledby="glossary-title">
-            <h3 id="glossary-title">"Glossary"</h3>
-            <dl>{GLOSSARY.iter().map(|t| view! { <dt id=format!("glossary-{}", t.key)>{t.name}</dt><dd>{t.definition}</dd> }).collect_view()}</dl>
+            <h3 id="glossary-title">{tr!("lesson-glossary")}</h3>
+            <dl>{GLOSSARY.iter().map(|t| view! { <dt id=format!("glossary-{}", t.key)>{t.name()}</dt><dd>{t.definition()}</dd> }).collect_view()}</dl>
         </section>
     }
 }
@@ -179,8 +180,8 @@ fn Glossary() -> impl IntoView {
 fn Sources() -> impl IntoView {
     view! {
         <section class="sources" aria-labelledby="sources-title">
-            <h3 id="sources-title">"Sources"</h3>
-            <ul>{CITATIONS.iter().map(|(what, url)| view! { <li><a href=*url rel="noopener" target="_blank">{*what}</a></li> }).collect_view()}</ul>
+            <h3 id="sources-title">{tr!("lesson-sources")}</h3>
+            <ul>{CITATIONS.iter().map(|(what, url)| view! { <li><a href=*url rel="noopener" target="_blank">{tr!(what)}</a></li> }).collect_view()}</ul>
         </section>
     }
 }

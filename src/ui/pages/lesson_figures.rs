@@ -16,6 +16,7 @@ use crate::state::lab_state::LabState;
 use crate::state::route::{Page, Route};
 use crate::state::lesson_state::LessonState;
 use crate::viz::colormap::{Contrast, Scale};
+use crate::tr;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -56,7 +57,7 @@ fn LabFigure(step: Step, state: RwSignal<LessonState>) -> impl IntoView {
     let slider = step.knob.map(|knob| {
         let (min, max) = knob.slider_range();
         view! {
-            <Slider id=knob.key label=knob.label min max step=knob.step
+            <Slider id=knob.key label=knob.label() min max step=knob.step
                 position=Signal::derive(move || lab.with(|l| knob.position(l)))
                 shown=Signal::derive(move || lab.with(|l| (knob.show)((knob.get)(l))))
                 on_input=Callback::new(move |v: f64| state.update(|s| { if let Some(l) = s.lab.as_mut() { knob.slide(l, v) } })) />
@@ -96,17 +97,17 @@ fn row_figure(run: Memo<Run>) -> impl IntoView {
         let r = run.get().0;
         let (a1, _) = r.row(ROW, 0.0);
         Some(ChartSpec {
-            title: format!("Query {ROW}: weight on each of {} keys", r.n()),
-            x_label: "key j".into(),
-            y_label: "weight (log)".into(),
+            title: tr!("fig-row-title", row = ROW, n = r.n()),
+            x_label: tr!("fig-row-x"),
+            y_label: tr!("fig-row-y"),
             y_log: true,
-            series: vec![Series { dashed: false, name: "softmax weight".into(), color: BLUE, points: a1.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect() }],
+            series: vec![Series { dashed: false, name: tr!("fig-row-series"), color: BLUE, points: a1.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect() }],
             dots: r.inputs.signal_keys.iter().map(|&j| (j as f64, a1[j] as f64)).collect(),
             ..Default::default()
         })
     });
     view! {
-        <Chart id="fig-row" label="One query's softmax weights over every key, log scale; red dots are the keys that truly match" spec />
+        <Chart id="fig-row" label=tr!("fig-row-label") spec />
         {facts(move || RowFacts::of(&run.get().0, ROW).sentence())}
     }
 }
@@ -117,7 +118,7 @@ fn context_figure(problem: Memo<crate::engine::lab::LabParams>, lambda: Memo<f32
         context_lengths().into_iter().map(|n| noise_mass_point(&p, l, n)).collect::<Vec<_>>()
     });
     view! {
-        <Chart id="fig-context" label="Weight one query puts on noise keys, against the number of keys" spec=Signal::derive(move || context_chart(&points.get())) />
+        <Chart id="fig-context" label=tr!("fig-context-label") spec=Signal::derive(move || context_chart(&points.get())) />
         {facts(move || context_sentence(&points.get(), lab.with(|l| l.noise)).unwrap_or_default())}
     }
 }
@@ -143,18 +144,18 @@ fn maps_figure(run: Memo<Run>, lambda: Memo<f32>, subtract: bool) -> impl IntoVi
         let (h, r, l) = (hover.get()?, run.get().0, lambda.get());
         (h.i < r.n() && h.j < r.n()).then(|| {
             let v = |k| readable(r.value(k, l, h.i, h.j) as f64);
-            let text = format!("query {}, key {}\nA1 = {}\nA2 = {}\nA1 − λ·A2 = {}", h.i, h.j, v(MapKind::A1), v(MapKind::A2), v(MapKind::Diff));
+            let text = format!("{}\nA1 = {}\nA2 = {}\nA1 − λ·A2 = {}", tr!("fig-tooltip", i = h.i, j = h.j), v(MapKind::A1), v(MapKind::A2), v(MapKind::Diff));
             view! { <div class="tooltip" style=h.tooltip_style()>{text}</div> }
         })
     };
     let (second_id, second_title, second_kind, second_explain) = if subtract {
-        ("fig-diff", "A1 − λ·A2", MapKind::Diff, "Red positive, blue negative, white zero: where the noise was shared, it cancels.")
+        ("fig-diff", "A1 − λ·A2", MapKind::Diff, tr!("fig-diff-explain"))
     } else {
-        ("fig-a2", "A2 = softmax(Q2·K2ᵀ/√d)", MapKind::A2, "The second map: no signal, only noise, partly the same noise as A1's.")
+        ("fig-a2", "A2 = softmax(Q2·K2ᵀ/√d)", MapKind::A2, tr!("fig-a2-explain"))
     };
     view! {
         <div class="maps lesson-maps">
-            <Heatmap id="fig-a1" title="A1 = softmax(Q1·K1ᵀ/√d)" explain="Standard attention: the ticked columns are the keys that match." map=map(MapKind::A1) n signal_keys hover />
+            <Heatmap id="fig-a1" title="A1 = softmax(Q1·K1ᵀ/√d)" explain=tr!("fig-a1-explain") map=map(MapKind::A1) n signal_keys hover />
             <Heatmap id=second_id title=second_title explain=second_explain map=map(second_kind) n signal_keys hover />
         </div>
         {tooltip}
@@ -190,14 +191,14 @@ fn choose_figure(run: Memo<Run>, lambda: Memo<f32>, failure: Option<Memo<LabStat
         _ => chose().sentence(),
     };
     view! {
-        <Chart id="fig-lambda" label="Signal-to-noise ratio of A1 − λ·A2 against λ, log scale, with the best λ and the current λ marked"
+        <Chart id="fig-lambda" label=tr!("fig-lambda-label")
             spec=Signal::derive(move || lambda_chart(Some(curve.get())))
             overlay=Signal::derive(move || Some(lambda_marker(lambda.get(), run.get().0.metrics(lambda.get())))) />
         {facts(sentence)}
         {failure.is_none().then(|| view! {
             <div class="table-scroll"><table class="numbers" id="lambda-init-table">
-                <caption>"DIFF V1's starting λ by layer depth: λ_init = 0.8 − 0.6·e^(−0.3·depth)"</caption>
-                <thead><tr><th>"depth"</th>{lambda_init_table().into_iter().map(|(d, _)| view! { <th>{d}</th> }).collect_view()}</tr></thead>
+                <caption>{tr!("lambda-init-caption")}</caption>
+                <thead><tr><th>{tr!("th-depth")}</th>{lambda_init_table().into_iter().map(|(d, _)| view! { <th>{d}</th> }).collect_view()}</tr></thead>
                 <tbody><tr><td>"λ_init"</td>{lambda_init_table().into_iter().map(|(_, l)| view! { <td>{format!("{l:.3}")}</td> }).collect_view()}</tr></tbody>
             </table></div>
         })}
@@ -216,12 +217,12 @@ fn CostFigure(step: usize, figure_link: RwSignal<Option<(usize, String)>>) -> im
     let set = move |kv: Option<usize>| move |_| config.set(ArchConfig { kv_heads: kv.unwrap_or(ArchConfig::default().heads), ..ArchConfig::default() });
     view! {
         <figure class="lesson-figure panel" id="lesson-figure" data-figure="cost">
-            <div class="buttons" role="group" aria-label="Key and value heads">
-                <button id="cost-mha" aria-pressed=move || (!gqa.get()).to_string() on:click=set(None)>"32 KV heads (one per query head)"</button>
-                <button id="cost-gqa" aria-pressed=move || gqa.get().to_string() on:click=set(Some(8))>"8 KV heads (GQA)"</button>
+            <div class="buttons" role="group" aria-label=tr!("cost-kv-heads")>
+                <button id="cost-mha" aria-pressed=move || (!gqa.get()).to_string() on:click=set(None)>{tr!("cost-mha")}</button>
+                <button id="cost-gqa" aria-pressed=move || gqa.get().to_string() on:click=set(Some(8))>{tr!("cost-gqa")}</button>
             </div>
             <div class="table-scroll"><table class="numbers" id="cost-table">
-                <thead><tr><th>"model"</th><th>"attention params / layer"</th><th>"whole model"</th><th>"vs baseline"</th><th>"KV cache / token"</th><th>"KV read / decoded token"</th></tr></thead>
+                <thead><tr><th>{tr!("th-model")}</th><th>{tr!("th-attention-params")}</th><th>{tr!("th-whole-model")}</th><th>{tr!("th-vs-baseline")}</th><th>{tr!("th-kv-cache")}</th><th>{tr!("th-kv-read")}</th></tr></thead>
                 <tbody>{move || cost_rows(&config.get()).into_iter().map(|r| view! {
                     <tr><td>{r.name}</td><td>{r.attention}</td><td>{r.model}</td><td>{r.model_vs_baseline}</td><td>{r.cache}</td><td>{r.read}</td></tr>
                 }).collect_view()}</tbody>

@@ -8,6 +8,7 @@ use crate::engine::lesson_facts::{negative_lambda_note, ModelFacts};
 use crate::engine::model::{explain_each, Explained};
 use crate::state::model_state::{AttentionKind, ModelState};
 use crate::viz::colormap::{Contrast, Scale};
+use crate::tr;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -24,12 +25,12 @@ type Runs = RwSignal<Option<Vec<Vec<Arc<Explained>>>>>;
 /// each of `bits` (`None`: f32, as trained).
 fn lesson_runs(bits: &'static [Option<u32>]) -> (RwSignal<Status>, RwSignal<u32>, Runs) {
     let library = Library::new();
-    let status = RwSignal::new(Status::Loading("the three trained models".into()));
+    let status = RwSignal::new(Status::Loading(tr!("lesson-three-models")));
     let attempt = RwSignal::new(0u32);
     let runs: Runs = RwSignal::new(None);
     Effect::new(move |_| {
         attempt.track();
-        status.set(Status::Loading("the three trained models".into()));
+        status.set(Status::Loading(tr!("lesson-three-models")));
         leptos::task::spawn_local(async move {
             let state = prompt_state();
             let mut models = Vec::new();
@@ -94,26 +95,27 @@ pub fn ModelsFigure() -> impl IntoView {
             let text = cell_text(&x, x.output.layers.len() - 1, f.best_head, h)?;
             Some(view! { <div class="tooltip" style=h.tooltip_style()>{text}</div> })
         };
-        let title = if kind == AttentionKind::Baseline { "A (softmax)" } else { "A1 − λ·A2" };
+        let title = if kind == AttentionKind::Baseline { tr!("map-softmax") } else { "A1 − λ·A2".to_string() };
         view! {
             <article class="panel column" id=format!("lesson-{}", kind.slug())>
                 <h3>{kind_title(kind)}</h3>
-                <p class="prediction" data-right=move || fact().map(|f| f.right.to_string())>{move || fact().map(|f| format!("It {}.", f.prediction()))}</p>
+                <p class="prediction" data-right=move || fact().map(|f| f.right.to_string())>{move || fact().map(|f| tr!("lesson-it-answers", what = f.prediction()))}</p>
                 <Heatmap id=format!("fig-{}", kind.slug()) title map n signal_keys=span hover marked_row=marked ticks_mark=ticks labels />
-                <p class="axis-note">{move || fact().map(|f| format!("Last layer, head {}: the “→” row puts {} of net weight on the asked needle and {} on the rest of the context.", f.best_head, signed(f.best.answer), signed(f.best.noise)))}</p>
+                <p class="axis-note">{move || fact().map(|f| tr!("lesson-best-head", head = f.best_head, answer = signed(f.best.answer), noise = signed(f.best.noise)))}</p>
                 {tooltip}
             </article>
         }
     };
     view! {
         <figure class="lesson-figure panel" id="lesson-figure" data-figure="models">
-            <StatusLine status attempt />
-            <p class="prompt-text" id="lesson-prompt">{move || runs.with(|r| r.as_ref().map(|r| format!("The prompt: {}", r[0].prompt.tokens.iter().map(|t| crate::engine::model::word(*t)).collect::<Vec<_>>().join(" "))))}</p>
+            <StatusLine status attempt ready=tr!("lesson-computed") />
+            <p class="prompt-text" id="lesson-prompt">{move || runs.with(|r| r.as_ref().map(|r| tr!("lesson-prompt", prompt = r[0].prompt.tokens.iter().map(|t| crate::engine::model::word(*t)).collect::<Vec<_>>().join(" "))))}</p>
             <div class="compare">{(0..3).map(column).collect_view()}</div>
             <figcaption class="facts" id="figure-facts">{move || runs.with(|r| r.as_ref().map(|r| {
                 let f = facts_of(r);
                 let right = f.iter().filter(|m| m.right).count();
-                format!("On this prompt {right} of the three models answer right. {}", f.iter().map(|m| format!("{} {}.", kind_title(m.kind), m.prediction())).collect::<Vec<_>>().join(" "))
+                let each = f.iter().map(|m| tr!("lesson-model-answers", model = kind_title(m.kind), what = m.prediction())).collect::<Vec<_>>().join(&tr!("sentence-gap"));
+                tr!("lesson-models-facts", right = right, each = each)
             }))}</figcaption>
         </figure>
     }
@@ -125,30 +127,31 @@ pub fn PaperFigure() -> impl IntoView {
     let facts = Memo::new(move |_| all.with(|a| a.as_ref().map(|a| facts_of(&a[0]))));
     // The same prompt with every attention logit stored in 4 bits (absmax), as Figure 8.
     let four = Memo::new(move |_| all.with(|a| a.as_ref().map(|a| facts_of(&a[1]))));
-    let at_four = move |kind: AttentionKind| four.with(|f| f.as_ref().and_then(|f| f.iter().find(|m| m.kind == kind)).map(|m| format!("{} ({})", if m.right { "right" } else { "wrong" }, crate::engine::lesson_facts::percent(m.probability as f64))).unwrap_or_default());
-    let paper_row = |name: &'static str, k: usize| {
+    let at_four = move |kind: AttentionKind| four.with(|f| f.as_ref().and_then(|f| f.iter().find(|m| m.kind == kind)).map(|m| tr!(if m.right { "right-percent" } else { "wrong-percent" }, percent = crate::engine::lesson_facts::percent(m.probability as f64))).unwrap_or_default());
+    let paper_row = |k: usize| {
         let (a, n) = (paper::mean(&paper::TABLE3_ANSWER[k].1), paper::mean(&paper::TABLE3_NOISE[k].1));
         let (_, top1, median) = paper::TABLE5_LOGITS[k];
-        view! { <tr class="paper"><td>{format!("{name} (paper, 3B)")}</td><td>{format!("{a:.2}")}</td><td>{format!("{n:.2}")}</td><td>{format!("{top1:.1}")}</td><td>{format!("{median:.1}")}</td><td>"–"</td></tr> }
+        view! { <tr class="paper"><td>{tr!(if k == 0 { "paper-transformer" } else { "paper-diff" })}</td><td>{format!("{a:.2}")}</td><td>{format!("{n:.2}")}</td><td>{format!("{top1:.1}")}</td><td>{format!("{median:.1}")}</td><td>"–"</td></tr> }
     };
     view! {
         <figure class="lesson-figure panel" id="lesson-figure" data-figure="paper">
-            <StatusLine status attempt />
+            <StatusLine status attempt ready=tr!("lesson-computed") />
             <div class="table-scroll"><table class="numbers" id="paper-table">
-                <caption>"Attention on the answer and on the rest of the context (the paper's Table 3: mean over five depths; ours: the “→” row, every head of every layer, this prompt) and the attention logits' largest and median magnitude (Table 5)."</caption>
-                <thead><tr><th>"model"</th><th>"on the answer"</th><th>"on the context"</th><th>"largest logit"</th><th>"median logit"</th><th>"this prompt, logits in 4 bits"</th></tr></thead>
+                <caption>{tr!("paper-caption")}</caption>
+                <thead><tr><th>{tr!("th-model")}</th><th>{tr!("th-on-answer")}</th><th>{tr!("th-on-context")}</th><th>{tr!("th-largest-logit")}</th><th>{tr!("th-median-logit")}</th><th>{tr!("th-four-bit")}</th></tr></thead>
                 <tbody>
-                    {paper_row(paper::TABLE3_ANSWER[0].0, 0)}
-                    {paper_row(paper::TABLE3_ANSWER[1].0, 1)}
+                    {paper_row(0)}
+                    {paper_row(1)}
                     {move || facts.get().map(|f| f.into_iter().map(|m| view! {
-                        <tr class="ours" data-kind=m.kind.slug()><td>{format!("{} (ours, tiny)", kind_title(m.kind))}</td><td>{signed(m.mean.answer)}</td><td>{signed(m.mean.noise)}</td><td>{format!("{:.1}", m.logit_top1)}</td><td>{format!("{:.1}", m.logit_median)}</td><td class="four-bit">{at_four(m.kind)}</td></tr>
+                        <tr class="ours" data-kind=m.kind.slug()><td>{tr!("ours-tiny", model = kind_title(m.kind))}</td><td>{signed(m.mean.answer)}</td><td>{signed(m.mean.noise)}</td><td>{format!("{:.1}", m.logit_top1)}</td><td>{format!("{:.1}", m.logit_median)}</td><td class="four-bit">{at_four(m.kind)}</td></tr>
                     }).collect_view())}
                 </tbody>
             </table></div>
-            <p class="explain">{paper::FIGURE8}" The last column runs our models on this prompt with every attention logit stored in 4 bits (absmax, in every layer); the explorer's “Attention logits” control does the same for any prompt, and its “Run 100 prompts” counts the accuracy."</p>
+            <p class="explain">{paper::figure8()}{tr!("sentence-gap")}{tr!("paper-four-bit-explain")}</p>
             <figcaption class="facts" id="figure-facts">{move || facts.get().map(|f| {
-                let line = f.iter().map(|m| format!("{}: {} on the answer, {} on the context", kind_title(m.kind), signed(m.mean.answer), signed(m.mean.noise))).collect::<Vec<_>>().join("; ");
-                format!("On this prompt, averaged over every head: {line}. {}", negative_lambda_note(&f).unwrap_or_default())
+                let line = f.iter().map(|m| tr!("paper-model-line", model = kind_title(m.kind), answer = signed(m.mean.answer), noise = signed(m.mean.noise))).collect::<Vec<_>>().join(&tr!("list-separator"));
+                let note = negative_lambda_note(&f).map(|n| format!("{}{n}", tr!("sentence-gap"))).unwrap_or_default();
+                format!("{}{note}", tr!("paper-facts", line = line))
             })}</figcaption>
         </figure>
     }

@@ -31,7 +31,7 @@ fn load_models(which: Memo<ModelKey>, library: Library, status: RwSignal<Status>
             status.set(Status::Ready);
             return;
         }
-        let title = AttentionKind::from_slug(&kind).map_or("model", kind_title);
+        let title = AttentionKind::from_slug(&kind).map_or_else(|| "model".to_string(), kind_title);
         status.set(Status::Loading(format!("{title} checkpoint {ckpt}")));
         leptos::task::spawn_local(async move {
             let result = library.load(kind.clone(), ckpt).await;

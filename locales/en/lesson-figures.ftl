@@ -1,0 +1,107 @@
+# The lesson's live figures: their sentences (computed from each figure's own problem),
+# charts and tables.
+
+change-rises = rises
+change-falls = falls
+change-same = stays about the same
+
+facts-row = In query { $row }'s row the smallest weight is { $min }: small, but not zero. Together the { $noise_keys } noise keys hold { $noise } of the row's weight; the { $signal_keys } signal keys hold { $signal }.
+facts-context = With noise σ = { $sigma }, the noise keys take { $first } of this query's weight among { $first_n } keys and { $last } among { $last_n } keys (expected: { $first_expected } and { $last_expected }). Each key's share shrank; their number grew faster.
+speckle-same = the two maps' speckle is nearly the same
+speckle-partly = the speckle is partly the same
+speckle-different = the speckle of the two maps has little in common
+facts-branches = With { $shared }% of the noise shared, A1's and A2's weights on the noise keys correlate at r = { $r } (1 would be identical): { $verdict }.
+facts-subtract = At λ = { $lambda }, the first row of A1 − λ·A2 adds up to { $sum } (1 − λ = { $rest }). Per query, the total |weight| on noise keys { $noise_change } from { $noise_a1 } in A1 to { $noise_diff }, and the SNR { $snr_change } from { $snr_a1 } to { $snr_diff }.
+facts-choose = Here the noise keys hold { $noise } of each row of A1, and the best λ is { $best }: SNR { $best_snr }, { $gain }× standard attention's { $standard }. At your λ = { $lambda }, SNR is { $snr }; at the end of the slider, λ = { $end }, it is { $end_snr }.
+facts-failure = With { $shared }% of the noise shared, the best λ ({ $best }) lifts SNR { $verdict ->
+        [barely] only from { $from } to { $to }: { $gain }×, so subtraction barely helps
+        [less] from { $from } to { $to }: { $gain }×, so subtraction helps less
+       *[still] from { $from } to { $to }: { $gain }×, so subtraction still helps
+    }. With { $reference }% shared, as in the previous steps, the best λ gave { $reference_gain }×.
+cost-baseline = Baseline
+facts-cost = For a model of hidden size { $hidden }, { $heads } heads of { $head_dim } and { $layers } layers: DIFF V1 has { $v1_more }% more parameters than the baseline and reads { $v1_read }× its KV cache per decoded token; DIFF V2 has { $v2_more }% more parameters and reads { $v2_read }×.
+facts-prediction-right = answers “{ $predicted }” ({ $percent }), right: the answer is “{ $answer }”
+facts-prediction-wrong = answers “{ $predicted }” ({ $percent }), wrong: the answer is “{ $answer }”
+facts-negative-lambda = Our DIFF V1 learnt λ = { $lambda } in its first layer. A negative λ adds the second map instead of subtracting it, so that layer spreads weight over the context instead of cancelling noise: the opposite of what the paper describes. We show it as it is.
+
+# Step 1: one query's row.
+fig-row-title = Query { $row }: weight on each of { $n } keys
+fig-row-x = key j
+fig-row-y = weight (log)
+fig-row-series = softmax weight
+fig-row-label = One query's softmax weights over every key, log scale; red dots are the keys that truly match
+# Step 2.
+fig-context-label = Weight one query puts on noise keys, against the number of keys
+# Steps 3 and 4: the maps.
+fig-tooltip = query { $i }, key { $j }
+fig-diff-explain = Red positive, blue negative, white zero: where the noise was shared, it cancels.
+fig-a2-explain = The second map: no signal, only noise, partly the same noise as A1's.
+fig-a1-explain = Standard attention: the ticked columns are the keys that match.
+# Steps 5 and 6.
+fig-lambda-label = Signal-to-noise ratio of A1 − λ·A2 against λ, log scale, with the best λ and the current λ marked
+lambda-init-caption = DIFF V1's starting λ by layer depth: λ_init = 0.8 − 0.6·e^(−0.3·depth)
+th-depth = depth
+# Step 7: the cost table.
+cost-kv-heads = Key and value heads
+cost-mha = 32 KV heads (one per query head)
+cost-gqa = 8 KV heads (GQA)
+th-model = model
+th-attention-params = attention params / layer
+th-whole-model = whole model
+th-vs-baseline = vs baseline
+th-kv-cache = KV cache / token
+th-kv-read = KV read / decoded token
+# Steps 8 and 9: the trained models.
+lesson-three-models = the three trained models
+lesson-computed = Computed on the CPU core, in your browser.
+lesson-it-answers = It { $what }.
+lesson-best-head = Last layer, head { $head }: the “→” row puts { $answer } of net weight on the asked needle and { $noise } on the rest of the context.
+lesson-prompt = The prompt: { $prompt }
+lesson-model-answers = { $model } { $what }.
+lesson-models-facts = On this prompt { $right } of the three models answer right. { $each }
+# Between two sentences.
+sentence-gap = {" "}
+right-percent = right ({ $percent })
+wrong-percent = wrong ({ $percent })
+paper-transformer = Transformer (paper, 3B)
+paper-diff = DIFF (paper, 3B)
+ours-tiny = { $model } (ours, tiny)
+paper-caption = Attention on the answer and on the rest of the context (the paper's Table 3: mean over five depths; ours: the “→” row, every head of every layer, this prompt) and the attention logits' largest and median magnitude (Table 5).
+th-on-answer = on the answer
+th-on-context = on the context
+th-largest-logit = largest logit
+th-median-logit = median logit
+th-four-bit = this prompt, logits in 4 bits
+paper-four-bit-explain = The last column runs our models on this prompt with every attention logit stored in 4 bits (absmax, in every layer); the explorer's “Attention logits” control does the same for any prompt, and its “Run 100 prompts” counts the accuracy.
+paper-model-line = { $model }: { $answer } on the answer, { $noise } on the context
+paper-facts = On this prompt, averaged over every head: { $line }.
+
+# Charts the lesson shares with the lab.
+chart-snr-lambda = SNR against λ
+chart-snr-log = SNR (log)
+chart-best-lambda = best λ = { $lambda }
+chart-context-title = Noise mass of one query against context length
+chart-context-x = keys in context (log)
+chart-context-y = weight on noise
+series-standard-sampled = standard (sampled)
+series-standard-expected = standard (expected)
+series-differential = differential
+contrast-linear = linear
+contrast-sqrt = square root
+contrast-log = log (4 decades)
+colour-scale = colour scale: { $contrast }
+colour-scale-diverging = colour scale: { $contrast }, blue below 0, red above
+
+# Every heatmap.
+map-keys = key j → (0 … { $last })
+map-keys-ticks = key j → (0 … { $last }); ticks mark { $ticks }
+map-signal-keys = the signal keys
+map-queries = query i ↓ (0 … { $last })
+map-queries-marked = query i ↓ (0 … { $last }); the outlined row { $row } is “→”, which predicts the answer
+map-aria = { $title }: heatmap of { $n } queries by { $n } keys. Arrow keys move the cursor and read each value.
+map-aria-pick = { $title }: heatmap of { $n } queries by { $n } keys. Arrow keys move the cursor, Enter plots the row.
+map-download-group = Download this map
+download = Download
+map-asked-needle = the asked needle “{ $words }”
+figure-keys = key j →
+figure-queries = query i ↓

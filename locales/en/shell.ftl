@@ -1,0 +1,52 @@
+# The shell: header, navigation, notices and footer, on every page.
+
+shell-pitch = Watch differential attention cancel the noise floor of softmax attention.
+shell-pages = Pages
+shell-device-lost = The GPU stopped working: { $reason }. DiffLens switched to the CPU path; everything still works, only slower.
+shell-unknown-page = There is no page called “{ $page }”; showing the lab.
+shell-locked = This link is pinned by its author: move anything you like; reloading the page brings back the link's values.
+shell-footer = DiffLens follows the official DIFF Transformer code (microsoft/unilm). Every number on this page is computed in your browser.
+shell-why-not-gpu = Why not the GPU?
+
+page-learn = Lesson
+page-lab = Noise-floor lab
+page-model = Model explorer
+page-arch = Architecture calculator
+page-bench = Benchmarks
+
+badge-detecting = Looking for WebGPU…
+badge-cpu = Running on your CPU: everything works, a little slower
+
+lang-label = Language
+lang-auto = As the browser
+theme-label = Colours
+theme-auto = As the system
+theme-light = Light
+theme-dark = Dark
+
+offline-saving = Saving DiffLens on this device for offline use…
+offline-saved = Saved on this device: DiffLens and its models open without a network from now on.
+offline-failed = DiffLens could not be saved for offline use ({ $why }); it works online as before.
+
+embed-copy = Copy embed code
+embed-copied = Embed code copied. Paste it into a slide or a web page; add &controls=lambda,n to the link to keep only those sliders.
+embed-not-copied = The browser did not allow copying; select the code below and copy it.
+embed-title = DiffLens: { $page }
+
+close = Close
+dismiss = Dismiss
+# Between the sentences of a notice.
+list-separator = ;{" "}
+notice-adjusted = Some settings in the link were adjusted:
+note-lang = lang={ $raw } is not en or zh; the page uses the browser's language
+
+panic = DiffLens hit an internal error and stopped: { $info }. Reload the page to start again; the link keeps your settings.
+reload = Reload
+
+# The lab's sliders (also in the lesson).
+knob-lambda = λ (how much of A2 to subtract)
+knob-n = Sequence length N (log scale)
+knob-noise = Noise amplitude σ
+knob-signal = Signal strength s (logit boost)
+knob-k = Signal keys
+knob-common = Noise shared by both branches

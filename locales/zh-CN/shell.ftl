@@ -1,0 +1,52 @@
+# 外壳：每一页都有的页眉、导航、提示和页脚。
+
+shell-pitch = 看差分注意力如何抵消 softmax 注意力的噪声底。
+shell-pages = 页面
+shell-device-lost = GPU 停止工作了：{ $reason }。DiffLens 已切换到 CPU 路径；一切照常，只是慢一些。
+shell-unknown-page = 没有名为“{ $page }”的页面；现在显示的是实验室。
+shell-locked = 这个链接已被作者固定：你可以随意调整，重新加载页面会恢复链接里的数值。
+shell-footer = DiffLens 依照 DIFF Transformer 的官方代码（microsoft/unilm）实现。本页的每一个数字都在你的浏览器里计算。
+shell-why-not-gpu = 为什么不用 GPU？
+
+page-learn = 课程
+page-lab = 噪声底实验室
+page-model = 模型探索器
+page-arch = 架构计算器
+page-bench = 性能测试
+
+badge-detecting = 正在查找 WebGPU…
+badge-cpu = 在你的 CPU 上运行：功能齐全，只是慢一些
+
+lang-label = 语言
+lang-auto = 跟随浏览器
+theme-label = 配色
+theme-auto = 跟随系统
+theme-light = 浅色
+theme-dark = 深色
+
+offline-saving = 正在把 DiffLens 保存到本设备，供离线使用…
+offline-saved = 已保存到本设备：从现在起，DiffLens 和它的模型无需网络也能打开。
+offline-failed = DiffLens 无法保存以供离线使用（{ $why }）；在线使用不受影响。
+
+embed-copy = 复制嵌入代码
+embed-copied = 嵌入代码已复制。把它粘贴到幻灯片或网页中；在链接后加上 &controls=lambda,n 可以只保留这些滑块。
+embed-not-copied = 浏览器不允许复制；请选中下面的代码手动复制。
+embed-title = DiffLens：{ $page }
+
+close = 关闭
+dismiss = 知道了
+# 提示中句子之间的分隔。
+list-separator = ；
+notice-adjusted = 链接中的部分设置已被调整：
+note-lang = lang={ $raw } 不是 en 或 zh；页面使用浏览器的语言
+
+panic = DiffLens 遇到内部错误，已停止运行：{ $info }。请重新加载页面；链接会保留你的设置。
+reload = 重新加载
+
+# 实验室的滑块（课程中也用到）。
+knob-lambda = λ（减去多少 A2）
+knob-n = 序列长度 N（对数刻度）
+knob-noise = 噪声幅度 σ
+knob-signal = 信号强度 s（logit 增量）
+knob-k = 信号键的个数
+knob-common = 共享噪声（两个分支共有的比例）
