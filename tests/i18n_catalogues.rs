@@ -2,15 +2,17 @@
 //! arguments, every key the code asks for exists, and the Chinese one is Chinese (not
 //! English copied over).
 
-use difflens::i18n::{sources, Lang};
+use difflens::i18n::{keys, Lang};
 use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternElement};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Every message of `lang`: its id, its text as written, and the arguments it uses.
 fn messages(lang: Lang) -> BTreeMap<String, (String, BTreeSet<String>)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("locales").join(lang.tag());
     let mut out = BTreeMap::new();
-    for source in sources(lang) {
-        let resource = fluent_syntax::parser::parse(*source).unwrap_or_else(|(_, errors)| panic!("{lang:?}: the catalogue does not parse: {errors:?}"));
+    for file in std::fs::read_dir(&dir).unwrap() {
+        let source = std::fs::read_to_string(file.unwrap().path()).unwrap();
+        let resource = fluent_syntax::parser::parse(source.as_str()).unwrap_or_else(|(_, errors)| panic!("{lang:?}: the catalogue does not parse: {errors:?}"));
         for entry in resource.body {
             if let Entry::Message(m) = entry {
                 let value = m.value.unwrap_or_else(|| panic!("{lang:?}: {} has no value", m.id.name));
@@ -66,6 +68,8 @@ fn both_languages_have_the_same_messages_with_the_same_arguments() {
     for (key, (_, args)) in &en {
         assert_eq!(&zh[key].1, args, "{key}: the two languages use different arguments");
     }
+    // The page's compiled tables hold the same messages as the files.
+    assert!(keys(Lang::En).eq(en.keys().map(String::as_str)) && keys(Lang::Zh).eq(zh.keys().map(String::as_str)));
 }
 
 /// Whether `c` is a CJK character (ideographs and the full-width punctuation).

@@ -50,3 +50,18 @@ knob-noise = Noise amplitude σ
 knob-signal = Signal strength s (logit boost)
 knob-k = Signal keys
 knob-common = Noise shared by both branches
+
+# What a link said that could not be used (the notices under the header).
+note-not-a-number = { $key }={ $raw } is not a number; kept { $kept }
+note-below = { $key }={ $raw } is below { $min }; set to { $min }
+note-above = { $key }={ $raw } is above { $max }; set to { $max }
+note-invalid = { $key }={ $raw } is not a valid value; kept { $kept }
+note-row-not-number = row={ $raw } is not a row number; showing the default row
+note-unknown = unknown setting `{ $key }` ignored
+note-row-beyond = row={ $row } is beyond the last query ({ $last }); chart closed
+note-signal-keys = k={ $k } signal keys do not fit in n={ $n } (at most half); set to { $max }
+note-unknown-on-step = unknown setting `{ $key }` ignored on this step
+note-flag = { $key }={ $raw } is not 1 or 0; { $key } is off
+note-control = controls: “{ $name }” is not a control's name
+note-theme = theme={ $raw } is not light or dark; the page follows the system's theme
+note-controls-reduced = controls= only applies with present=1 or embed=1; every control is shown

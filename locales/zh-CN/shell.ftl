@@ -50,3 +50,18 @@ knob-noise = 噪声幅度 σ
 knob-signal = 信号强度 s（logit 增量）
 knob-k = 信号键的个数
 knob-common = 共享噪声（两个分支共有的比例）
+
+# 链接中无法使用的设置（页眉下的提示）。
+note-not-a-number = { $key }={ $raw } 不是数字；保留 { $kept }
+note-below = { $key }={ $raw } 小于 { $min }；已设为 { $min }
+note-above = { $key }={ $raw } 大于 { $max }；已设为 { $max }
+note-invalid = { $key }={ $raw } 不是有效的值；保留 { $kept }
+note-row-not-number = row={ $raw } 不是行号；显示默认的行
+note-unknown = 未知设置 `{ $key }`，已忽略
+note-row-beyond = row={ $row } 超出了最后一个查询（{ $last }）；已关闭图表
+note-signal-keys = k={ $k } 个信号键放不进 n={ $n }（最多一半）；已设为 { $max }
+note-unknown-on-step = 这一步没有设置 `{ $key }`，已忽略
+note-flag = { $key }={ $raw } 不是 1 或 0；{ $key } 已关闭
+note-control = controls：“{ $name }”不是控件的名称
+note-theme = theme={ $raw } 不是 light 或 dark；页面跟随系统的配色
+note-controls-reduced = controls= 只在 present=1 或 embed=1 时生效；显示全部控件

@@ -1,15 +1,15 @@
 //! The page's two languages, English and Simplified Chinese, as Fluent catalogues
-//! (`locales/<lang>/*.ftl`, compiled into the binary so the page and its offline copy
-//! need no extra request). Every sentence a reader sees is a key here, looked up in the
-//! language on screen, so the engine's computed sentences (the lesson's facts, the
-//! captions) follow the same switch as the page's labels.
+//! (`locales/<lang>/*.ftl`). `build.rs` parses them with Project Fluent's parser and
+//! compiles them into the static tables below, so the page needs no request, no parser
+//! and no plural rules of other locales at run time. Every sentence a reader sees is a
+//! key here, looked up in the language on screen, so the engine's computed sentences (the
+//! lesson's facts, the captions) follow the same switch as the page's labels.
 //!
 //! The language is per thread (the page has one; a native test that does not choose gets
 //! English). The page sets it from the link (`lang=`) or the browser's language and draws
 //! everything again when it changes (`ui::app`).
 
-use fluent_bundle::{FluentArgs, FluentBundle, FluentResource, FluentValue};
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 
 /// A language of the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -62,37 +62,45 @@ impl Lang {
         tags.into_iter().find_map(Lang::parse).unwrap_or_default()
     }
 
-    fn sources(self) -> &'static [&'static str] {
+}
+
+/// A piece of a compiled message.
+pub enum Part {
+    Text(&'static str),
+    Var(&'static str),
+    /// Fluent's `{ $var -> [key] … *[other] … }`: the variant whose key is the value, or
+    /// (for a number) its plural category, else the default.
+    Select { var: &'static str, variants: &'static [(&'static str, &'static [Part])], default: usize },
+}
+
+// EN and ZH: every message, sorted by key.
+include!(concat!(env!("OUT_DIR"), "/catalogues.rs"));
+
+impl Lang {
+    fn table(self) -> &'static [(&'static str, &'static [Part])] {
         match self {
-            Lang::En => &EN,
-            Lang::Zh => &ZH,
+            Lang::En => EN,
+            Lang::Zh => ZH,
+        }
+    }
+
+    /// CLDR's plural category of a whole number: English has "one" and "other", Chinese
+    /// only "other".
+    fn plural(self, n: f64) -> &'static str {
+        match self {
+            Lang::En if n == 1.0 => "one",
+            _ => "other",
         }
     }
 }
 
-/// The catalogues, one file per part of the page.
-macro_rules! catalogue {
-    ($dir:literal) => {
-        [
-            include_str!(concat!("../../locales/", $dir, "/shell.ftl")),
-            include_str!(concat!("../../locales/", $dir, "/lesson.ftl")),
-            include_str!(concat!("../../locales/", $dir, "/glossary.ftl")),
-            include_str!(concat!("../../locales/", $dir, "/lesson-figures.ftl")),
-            include_str!(concat!("../../locales/", $dir, "/explorer.ftl")),
-        ]
-    };
-}
-const EN: [&str; 5] = catalogue!("en");
-const ZH: [&str; 5] = catalogue!("zh-CN");
-
-/// Every catalogue's text by language, for the tests that compare them.
-pub fn sources(lang: Lang) -> &'static [&'static str] {
-    lang.sources()
+/// Every key of `lang`'s catalogue, in order (for the tests that compare the two).
+pub fn keys(lang: Lang) -> impl Iterator<Item = &'static str> {
+    lang.table().iter().map(|(k, _)| *k)
 }
 
 thread_local! {
     static CURRENT: Cell<Lang> = const { Cell::new(Lang::En) };
-    static BUNDLES: RefCell<Vec<(Lang, FluentBundle<FluentResource>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The language on screen (this thread's).
@@ -115,80 +123,104 @@ pub fn with_lang<T>(lang: Lang, f: impl FnOnce() -> T) -> T {
     out
 }
 
-fn bundle(lang: Lang) -> FluentBundle<FluentResource> {
-    let id = lang.tag().parse().expect("the tags are valid");
-    let mut bundle = FluentBundle::new(vec![id]);
-    // Without the bidirectional isolation marks Fluent puts around every argument: the
-    // page has no right-to-left text, and the marks would show up in copied text.
-    bundle.set_use_isolating(false);
-    for source in lang.sources() {
-        // A catalogue that does not parse still gives its good messages (the test of the
-        // catalogues fails on any error).
-        let resource = FluentResource::try_new(source.to_string()).unwrap_or_else(|(partial, _)| partial);
-        let _ = bundle.add_resource(resource);
-    }
-    bundle
+/// One argument's value: text (numbers already formatted as the page shows them) or a
+/// whole number (shown as is, and chosen on by its plural category).
+pub enum Arg {
+    Text(String),
+    Number(f64, String),
 }
 
-/// Arguments of a message: each a string (numbers already formatted as the page shows
-/// them) or a number (for Fluent's plural choice).
-#[derive(Default)]
-pub struct Args(FluentArgs<'static>);
-
-impl Args {
-    pub fn set(&mut self, name: &'static str, value: impl Into<Arg>) {
-        self.0.set(name, value.into().0);
+impl Arg {
+    fn shown(&self) -> &str {
+        match self {
+            Arg::Text(s) | Arg::Number(_, s) => s,
+        }
     }
 }
-
-/// One argument's value.
-pub struct Arg(FluentValue<'static>);
 
 impl From<String> for Arg {
     fn from(v: String) -> Self {
-        Arg(FluentValue::from(v))
+        Arg::Text(v)
     }
 }
 impl From<&String> for Arg {
     fn from(v: &String) -> Self {
-        Arg(FluentValue::from(v.clone()))
+        Arg::Text(v.clone())
     }
 }
 impl From<&str> for Arg {
     fn from(v: &str) -> Self {
-        Arg(FluentValue::from(v.to_string()))
+        Arg::Text(v.to_string())
     }
 }
 macro_rules! number_arg {
     ($($t:ty),*) => {$(
         impl From<$t> for Arg {
             fn from(v: $t) -> Self {
-                Arg(FluentValue::from(v))
+                Arg::Number(v as f64, v.to_string())
             }
         }
     )*};
 }
 number_arg!(usize, u32, u64, i32, i64);
 
+/// The arguments of one message.
+#[derive(Default)]
+pub struct Args(Vec<(&'static str, Arg)>);
+
+impl Args {
+    pub fn set(&mut self, name: &'static str, value: impl Into<Arg>) {
+        self.0.push((name, value.into()));
+    }
+
+    fn get(&self, name: &str) -> Option<&Arg> {
+        self.0.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+}
+
+fn format(parts: &[Part], args: Option<&Args>, lang: Lang, out: &mut String) {
+    for part in parts {
+        match part {
+            Part::Text(t) => out.push_str(t),
+            Part::Var(v) => match args.and_then(|a| a.get(v)) {
+                Some(value) => out.push_str(value.shown()),
+                // As Fluent shows a missing argument; the catalogue test keeps it from happening.
+                None => {
+                    out.push_str("{$");
+                    out.push_str(v);
+                    out.push('}');
+                }
+            },
+            Part::Select { var, variants, default } => {
+                let value = args.and_then(|a| a.get(var));
+                let chosen = value
+                    .and_then(|v| {
+                        let exact = variants.iter().position(|(k, _)| *k == v.shown());
+                        let category = match v {
+                            Arg::Number(n, _) => variants.iter().position(|(k, _)| *k == lang.plural(*n)),
+                            Arg::Text(_) => None,
+                        };
+                        exact.or(category)
+                    })
+                    .unwrap_or(*default);
+                format(variants[chosen].1, args, lang, out);
+            }
+        }
+    }
+}
+
 /// The message `key` in the language on screen, else in English, else the key itself (a
 /// missing key shows, and the catalogue test names it).
 pub fn text(key: &str, args: Option<&Args>) -> String {
-    let lang = current();
-    BUNDLES.with(|b| {
-        // Busy only when a panic inside a lookup reaches the panic banner's own lookup.
-        let Ok(mut bundles) = b.try_borrow_mut() else { return key.to_string() };
-        for l in [lang, Lang::En] {
-            if !bundles.iter().any(|(have, _)| *have == l) {
-                bundles.push((l, bundle(l)));
-            }
-            let (_, found) = bundles.iter().find(|(have, _)| *have == l).expect("just added");
-            if let Some(pattern) = found.get_message(key).and_then(|m| m.value()) {
-                let mut errors = vec![];
-                return found.format_pattern(pattern, args.map(|a| &a.0), &mut errors).into_owned();
-            }
+    let find = |lang: Lang| lang.table().binary_search_by(|(k, _)| (*k).cmp(key)).ok().map(|i| (lang, lang.table()[i].1));
+    match find(current()).or_else(|| find(Lang::En)) {
+        Some((lang, parts)) => {
+            let mut out = String::new();
+            format(parts, args, lang, &mut out);
+            out
         }
-        key.to_string()
-    })
+        None => key.to_string(),
+    }
 }
 
 /// A sentence of the catalogue: `tr!("key")` or `tr!("key", n = 3, lambda = format!("{l:.2}"))`.
@@ -225,5 +257,12 @@ mod tests {
         assert_eq!(with_lang(Lang::Zh, || text("no-such-key", None)), "no-such-key", "a missing key shows as itself");
         assert_eq!(tr!("lesson-step-count", k = 2usize, n = 9usize), "Step 2 of 9");
         assert_eq!(with_lang(Lang::Zh, || tr!("lesson-step-count", k = 2usize, n = 9usize)), "第 2 步，共 9 步");
+        assert_eq!(tr!("compare-timing", n = 1usize, ms = "12", on = "WebGPU"), "Last update: 1 forward pass with every map kept, 12 ms on WebGPU.", "English's plural: one");
+        assert_eq!(tr!("compare-timing", n = 3usize, ms = "12", on = "WebGPU"), "Last update: 3 forward passes with every map kept, 12 ms on WebGPU.");
+        assert!(tr!("facts-failure", shared = "0", best = "0.5", from = "1", to = "2", gain = "1.2", verdict = "barely", reference = "95", reference_gain = "3").contains("lifts SNR only from 1 to 2: 1.2×, so subtraction barely helps."), "a text selector picks its variant");
+        assert_eq!(tr!("list-separator"), "; ", "a literal keeps its space");
+        let mut keys: Vec<&str> = keys(Lang::Zh).collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "sorted, for the binary search");
+        keys.dedup();
     }
 }

@@ -51,7 +51,7 @@ fn flag(key: &str, raw: &str, notes: &mut Vec<String>) -> bool {
         "1" | "true" | "" => true,
         "0" | "false" => false,
         other => {
-            notes.push(format!("{key}={other} is not 1 or 0; {key} is off"));
+            notes.push(crate::tr!("note-flag", key = key, raw = other));
             false
         }
     }
@@ -78,7 +78,7 @@ impl Display {
                         if is_key(k) && !keys.iter().any(|have: &String| have == k) {
                             keys.push(k.to_string());
                         } else if !is_key(k) {
-                            d.notes.push(format!("controls: “{}” is not a control's name", k.chars().take(40).collect::<String>()));
+                            d.notes.push(crate::tr!("note-control", name = k.chars().take(40).collect::<String>()));
                         }
                     }
                     d.controls = Some(keys);
@@ -86,7 +86,7 @@ impl Display {
                 "theme" => {
                     d.theme = Theme::parse(&raw);
                     if d.theme.is_none() {
-                        d.notes.push(format!("theme={} is not light or dark; the page follows the system's theme", raw.chars().take(40).collect::<String>()));
+                        d.notes.push(crate::tr!("note-theme", raw = raw.chars().take(40).collect::<String>()));
                     }
                 }
                 "lang" => {
@@ -99,7 +99,7 @@ impl Display {
             }
         }
         if d.controls.is_some() && !d.reduced() {
-            d.notes.push("controls= only applies with present=1 or embed=1; every control is shown".into());
+            d.notes.push(crate::tr!("note-controls-reduced"));
             d.controls = None;
         }
         (d, rest)

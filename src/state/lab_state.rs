@@ -132,7 +132,7 @@ impl LabState {
             match key.as_str() {
                 "seed" => read(key, raw, SEED, &mut s.seed, n),
                 // A row that is not a number leaves the default row, and says so.
-                "row" if raw.trim().parse::<usize>().is_err() => n.push(format!("row={raw} is not a row number; showing the default row")),
+                "row" if raw.trim().parse::<usize>().is_err() => n.push(crate::tr!("note-row-not-number", raw = raw.as_str())),
                 "row" => {
                     let mut row = 0usize;
                     read(key, raw, (0, N.max as usize - 1), &mut row, n);
@@ -140,17 +140,17 @@ impl LabState {
                 }
                 k => match KNOBS.iter().find(|knob| knob.key == k) {
                     Some(knob) => knob.read(&mut s, raw, n),
-                    None => notices.push(format!("unknown setting `{key}` ignored")),
+                    None => notices.push(crate::tr!("note-unknown", key = key.as_str())),
                 },
             }
         }
         if let Some(row) = s.row.filter(|r| *r >= s.n) {
-            notices.push(format!("row={row} is beyond the last query ({}); chart closed", s.n - 1));
+            notices.push(crate::tr!("note-row-beyond", row = row, last = s.n - 1));
             s.row = None;
         }
         let max_signal = (s.n / 2).max(1);
         if s.n_signal > max_signal {
-            notices.push(format!("k={} signal keys do not fit in n={} (at most half); set to {max_signal}", s.n_signal, s.n));
+            notices.push(crate::tr!("note-signal-keys", k = s.n_signal, n = s.n, max = max_signal));
             s.n_signal = max_signal;
         }
         (s, notices)

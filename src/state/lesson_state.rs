@@ -58,7 +58,7 @@ impl LessonState {
                     *lab = read;
                     notices.extend(lines);
                 }
-                (k, ..) => notices.push(format!("unknown setting `{k}` ignored on this step")),
+                (k, ..) => notices.push(crate::tr!("note-unknown-on-step", key = k)),
             }
         }
         (state, notices)

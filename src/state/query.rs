@@ -3,23 +3,25 @@
 use std::fmt::Display;
 use std::str::FromStr;
 
+use crate::tr;
+
 /// Parses one value, clamping it into `[min, max]`; anything else is reported.
 pub fn read_clamped<T>(key: &str, raw: &str, (min, max): (T, T), slot: &mut T, notices: &mut Vec<String>)
 where
     T: FromStr + PartialOrd + Copy + Display,
 {
     match raw.trim().parse::<T>() {
-        Ok(v) if v.partial_cmp(&v).is_none() => notices.push(format!("{key}={raw} is not a number; kept {slot}")),
+        Ok(v) if v.partial_cmp(&v).is_none() => notices.push(tr!("note-not-a-number", key = key, raw = raw, kept = slot.to_string())),
         Ok(v) if v < min => {
-            notices.push(format!("{key}={raw} is below {min}; set to {min}"));
+            notices.push(tr!("note-below", key = key, raw = raw, min = min.to_string()));
             *slot = min;
         }
         Ok(v) if v > max => {
-            notices.push(format!("{key}={raw} is above {max}; set to {max}"));
+            notices.push(tr!("note-above", key = key, raw = raw, max = max.to_string()));
             *slot = max;
         }
         Ok(v) => *slot = v,
-        Err(_) => notices.push(format!("{key}={raw} is not a valid value; kept {slot}")),
+        Err(_) => notices.push(tr!("note-invalid", key = key, raw = raw, kept = slot.to_string())),
     }
 }
 

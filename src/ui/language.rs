@@ -13,11 +13,15 @@ fn browser_tags() -> Vec<String> {
     if listed.is_empty() { navigator.language().into_iter().collect() } else { listed }
 }
 
-/// Resolves `chosen` (`None`: the browser's), makes it the language of every lookup and
-/// puts it on `<html lang>` (fonts, screen readers).
+/// The language on screen for `chosen` (`None`: the browser's).
+pub fn resolve(chosen: Option<Lang>) -> Lang {
+    chosen.unwrap_or_else(|| Lang::preferred(browser_tags().iter().map(String::as_str)))
+}
+
+/// Resolves `chosen`, makes it the language of every lookup and puts it on
+/// `<html lang>` (fonts, screen readers).
 pub fn provide(chosen: Signal<Option<Lang>>) -> Memo<Lang> {
-    let browser = Lang::preferred(browser_tags().iter().map(String::as_str));
-    let lang = Memo::new(move |_| chosen.get().unwrap_or(browser));
+    let lang = Memo::new(move |_| resolve(chosen.get()));
     Effect::new(move |_| {
         let l = lang.get();
         i18n::set(l);

@@ -11,10 +11,7 @@ use wasm_bindgen::JsCast;
 pub fn install() {
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
-        // The catalogue answers with the key when it is busy (the panic happened inside a
-        // lookup): the English sentence then.
-        let said = crate::tr!("panic", info = info.to_string());
-        show(&if said == "panic" { format!("DiffLens hit an internal error and stopped: {info}. Reload the page to start again; the link keeps your settings.") } else { said });
+        show(&crate::tr!("panic", info = info.to_string()));
     }));
 }
 
@@ -39,8 +36,7 @@ pub fn show(message: &str) {
         let _ = banner.append_child(&text);
     }
     if let Ok(button) = document.create_element("button") {
-        let label = Some(crate::tr!("reload")).filter(|r| r != "reload").unwrap_or_else(|| "Reload".into());
-        button.set_text_content(Some(&label));
+        button.set_text_content(Some(&crate::tr!("reload")));
         // Plain JavaScript: the module may no longer run any Rust.
         let _ = button.set_attribute("onclick", "location.reload()");
         let _ = banner.append_child(&button);

@@ -12,6 +12,13 @@ pub fn current() -> Route {
     Route::parse(&hash)
 }
 
+/// The address bar's route, its notices written in the language it asks for (or the
+/// browser's): the language is chosen before anything on the page is said.
+fn arrived() -> Route {
+    crate::i18n::set(super::language::resolve(current().display.lang));
+    current()
+}
+
 /// The full link to `route` on this site, for the "copy link" button (built from the
 /// state, not read from the address bar, which follows a drag a moment later).
 pub fn permalink(route: &Route) -> String {
@@ -57,13 +64,13 @@ fn address_hash() -> String {
 impl Router {
     /// Creates the router, listens for `hashchange` and provides it as context.
     pub fn provide() -> Self {
-        let asked = current();
+        let asked = arrived();
         let (theme, lang) = (RwSignal::new(asked.display.theme), RwSignal::new(asked.display.lang));
         let router = Router { asked: RwSignal::new(asked), links: RwSignal::new(HashMap::new()), theme, lang, known: StoredValue::new(address_hash()), pending: StoredValue::new_local(None) };
         let _ = window_event_listener(leptos::ev::hashchange, move |_| {
             router.cancel_pending();
             router.known.set_value(address_hash());
-            let route = current();
+            let route = arrived();
             router.theme.set(route.display.theme);
             router.lang.set(route.display.lang);
             router.asked.set(route);
@@ -103,10 +110,18 @@ impl Router {
     }
 
     /// Shows the page in `lang` (`None`: the browser's) and writes it into the link.
+    ///
+    /// The shell draws every page again, and a page reads its state from `asked` when it
+    /// is drawn: so the link the page last wrote (a drag's write still waiting is made
+    /// first) becomes `asked`, and the reader finds the step, the sliders and the prompt
+    /// where they left them.
     pub fn set_lang(&self, lang: Option<Lang>) {
-        self.lang.set(lang);
+        self.flush();
         let mut route = current();
         route.display.notes.clear();
+        route.display.lang = lang;
+        self.asked.update_untracked(|asked| *asked = route.clone());
+        self.lang.set(lang);
         self.write_address(&route);
     }
 

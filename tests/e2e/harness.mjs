@@ -19,7 +19,7 @@ const GPU_FLAGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-
  * `colorScheme`: the system's theme the pages see ('light' or 'dark'); `offline`: let the
  * site's service worker run (the other tests block it: a page it serves from its saved
  * copy would bypass their `page.route` fakes of a slow or failing network). */
-export async function start(mode, { phone = false, density = 1, colorScheme = 'light', offline = false } = {}) {
+export async function start(mode, { phone = false, density = 1, colorScheme = 'light', offline = false, locale = 'en-US' } = {}) {
   // DIFFLENS_DIST serves another build (e.g. an older commit's, to see a test fail there).
   const dist = process.env.DIFFLENS_DIST || path.join(ROOT, 'dist');
   if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error('dist/ is missing: build with scripts/test.sh');
@@ -32,6 +32,9 @@ export async function start(mode, { phone = false, density = 1, colorScheme = 'l
     viewport: phone ? { width: 390, height: 844 } : { width: 1400, height: 1000 },
     ...(phone ? { hasTouch: true, isMobile: true, deviceScaleFactor: 2 } : { deviceScaleFactor: density }),
     colorScheme,
+    // The browser's language (navigator.languages), which the page follows unless the
+    // link names one: English unless a test asks for another.
+    locale,
     serviceWorkers: offline ? 'allow' : 'block',
   });
   const errors = [];

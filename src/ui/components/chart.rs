@@ -529,8 +529,8 @@ pub fn Chart(
     #[prop(optional, into)] overlay: Option<Signal<Option<Overlay>>>,
     /// Said on the blank canvas while there is nothing to draw (the data is computing),
     /// rather than leaving an older chart or empty axes there.
-    #[prop(optional)]
-    empty: &'static str,
+    #[prop(optional, into)]
+    empty: String,
     /// The downloaded files' name without extension, saying the state the chart shows
     /// (`difflens-lab-snr-lambda-n1024-lambda0.80`); `difflens-<id>` unless told.
     #[prop(optional, into)]
@@ -574,7 +574,7 @@ pub fn Chart(
             },
             None => {
                 frame.set(None);
-                draw_message(&c, empty, &fit, &pal);
+                draw_message(&c, &empty, &fit, &pal);
             }
         }
     });

@@ -17,7 +17,7 @@ pub fn readable(v: f64) -> String {
 }
 
 #[component]
-pub fn Readout(id: &'static str, label: &'static str, #[prop(into)] value: Signal<f64>, #[prop(optional)] suffix: &'static str) -> impl IntoView {
+pub fn Readout(id: &'static str, #[prop(into)] label: String, #[prop(into)] value: Signal<f64>, #[prop(optional)] suffix: &'static str) -> impl IntoView {
     view! {
         <div class="readout">
             <div class="k">{label}</div>

@@ -17,6 +17,7 @@ use crate::state::model_state::{column_of, AttentionKind, ModelState};
 use crate::ui::{after_paint, now_ms};
 use crate::viz::colormap::{Contrast, Scale};
 use leptos::html;
+use crate::tr;
 use leptos::prelude::*;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -62,7 +63,7 @@ fn load_all(ckpt: Memo<usize>, library: Library, status: RwSignal<Status>, attem
             status.set(Status::Ready);
             return;
         }
-        status.set(Status::Loading(format!("checkpoint {} of the three models", c + 1)));
+        status.set(Status::Loading(tr!("loading-checkpoint-three", k = c + 1)));
         leptos::task::spawn_local(async move {
             for kind in AttentionKind::ALL {
                 let result = library.load(kind.slug().to_string(), c).await;
@@ -150,7 +151,7 @@ impl Finish {
         let mut places: Vec<&str> = fresh.iter().map(|r| r.computed_on.short()).collect();
         places.sort_unstable();
         places.dedup();
-        let reran_on = places.join(" and ");
+        let reran_on = places.join(&tr!("and"));
         let version = self.columns.with_untracked(|c| c.as_ref().map_or(0, |c| c.version + 1));
         self.columns.set(Some(Columns { runs, reran: fresh.len(), reran_on, cache, checkpoint: c, learnt, ms: now_ms() - t0, version }));
         if !moved.is_empty() {
@@ -176,7 +177,7 @@ fn shown_heads(state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>) 
 
 #[component]
 pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library, backend: RwSignal<Backend>) -> impl IntoView {
-    let status = RwSignal::new(Status::Loading("the models".into()));
+    let status = RwSignal::new(Status::Loading(tr!("loading-models")));
     let ckpt = Memo::new(move |_| state.with(|s| s.checkpoint));
     let attempt = RwSignal::new(0u32);
     let ready = load_all(ckpt, library, status, attempt);
@@ -198,7 +199,7 @@ pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
         let labels: Vec<_> = AttentionKind::ALL.iter().map(|k| library.checkpoint_label(k.slug(), i)).collect();
         match &labels[..] {
             [Some(a), rest @ ..] if rest.iter().all(|l| l.as_ref() == Some(a)) => a.clone(),
-            _ => format!("checkpoint {} of 5", i + 1),
+            _ => tr!("checkpoint-of-five", k = i + 1),
         }
     });
     view! {
@@ -206,14 +207,14 @@ pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
         <StatusLine status attempt />
         <EditablePrompt state id="prompt" prompt=prompt />
         <PromptEditor state shown=Signal::derive(move || prompt.with(|p| p.as_ref().map(|p| render(&p.tokens)))) />
-        <p class="explain">"Each column runs the same prompt. The large map is the one that multiplies the values: A1 − λ·A2 for the DIFF models, the softmax map A for the baseline; red adds, blue subtracts, and the three share one colour scale (as do the small A1 and A2 maps). Click a thumbnail in a model's grid to show another head; by default each column shows the head of the chosen layer with the most net weight on the asked needle."</p>
+        <p class="explain">{tr!("compare-explain")}</p>
         <div class="compare" id="compare">
             {AttentionKind::ALL.map(|kind| view! { <Column kind state columns shown vmax /> }).into_iter().collect_view()}
         </div>
         <Evidence state columns library ready />
         <p class="axis-note" id="compare-timing" data-version=move || columns.with(|c| c.as_ref().map_or(0, |c| c.version))>{move || columns.get().map(|c| match c.reran {
-            0 => "Last update: every column was already computed; nothing ran again.".to_string(),
-            n => format!("Last update: {n} forward pass{} with every map kept, {:.0} ms on {}.", if n == 1 { "" } else { "es" }, c.ms, c.reran_on),
+            0 => tr!("compare-nothing-ran"),
+            n => tr!("compare-timing", n = n, ms = format!("{:.0}", c.ms), on = c.reran_on.clone()),
         })}</p>
     }
 }
@@ -247,7 +248,7 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
         Some(view! { <div class="tooltip" style=h.tooltip_style()>{text}</div> })
     };
     let diff = kind != AttentionKind::Baseline;
-    let main_title = if diff { "A1 − λ·A2" } else { "A (softmax)" };
+    let main_title = if diff { "A1 − λ·A2".to_string() } else { tr!("map-softmax") };
     let stem = move |figure: &'static str| {
         Signal::derive(move || here.get().map(|(l, h, _)| state.with(|s| s.file_stem(slug, figure, l, h))).unwrap_or_else(|| format!("difflens-explorer-{slug}-{figure}")))
     };
@@ -257,7 +258,7 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
             <Predictions mine />
             <p class="axis-note where" id=format!("where-{slug}")>{move || columns.with(|c| c.as_ref().map(|c| c.cache[col].computed_on.sentence()))}</p>
             <LambdaPanel kind state columns />
-            <p class="axis-note" id=format!("which-{slug}")>{move || here.get().map(|(l, h, auto)| format!("Layer {l}, head {h}: {}", if auto { "the head with the most net weight on the asked needle" } else { "picked on the grid" }))}</p>
+            <p class="axis-note" id=format!("which-{slug}")>{move || here.get().map(|(l, h, auto)| tr!(if auto { "which-auto" } else { "which-picked" }, layer = l, head = h))}</p>
             <Heatmap id=format!("cmp-{slug}-main") title=main_title map=Signal::derive(move || maps.get().map(|m| m.0)) n signal_keys=span hover marked_row=marked ticks_mark=ticks labels
                 file=stem(if diff { "A1-minus-lambda-A2" } else { "A" }) />
             {diff.then(|| view! {
@@ -270,7 +271,7 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
             <p class="explain" id=format!("net-{slug}")>{move || {
                 let ((l, h, _), x) = (here.get()?, run()?);
                 let net = x.net.0.get(l)?.get(h)?;
-                Some(format!("The “→” row of this head puts a net weight of {} on the asked needle and {} on the rest of the context.", signed(net.answer), signed(net.noise)))
+                Some(tr!("net-sentence", answer = signed(net.answer), noise = signed(net.noise)))
             }}</p>
             <HeadGrid kind state mine=after_paint(mine.into()) here />
             {tooltip}
@@ -285,7 +286,7 @@ fn Predictions(mine: Memo<Option<RunRef>>) -> impl IntoView {
         let x = mine.get()?.0;
         Some(x.predictions.iter().enumerate().map(|(k, p)| {
             let verdict = if p.right() { "right" } else { "wrong" };
-            view! { <li class=verdict data-right=p.right().to_string()>{format!("Query {}: predicts {} ({:.0}%), the answer is {} — {verdict}", k + 1, word(p.predicted), 100.0 * p.probability, word(p.answer))}</li> }
+            view! { <li class=verdict data-right=p.right().to_string()>{tr!(if p.right() { "prediction-right" } else { "prediction-wrong" }, k = k + 1, predicted = word(p.predicted), percent = format!("{:.0}", 100.0 * p.probability), answer = word(p.answer))}</li> }
         }).collect_view())
     };
     view! { <ul class="predictions">{rows}</ul> }
@@ -304,16 +305,16 @@ fn HeadGrid(kind: AttentionKind, state: RwSignal<ModelState>, mine: Signal<Optio
     let grid = move || {
         dims.get().into_iter().enumerate().map(|(l, heads)| {
             let thumbs = (0..heads).map(|h| view! { <GridThumb l h col state mine here /> }).collect_view();
-            view! { <div class="grid-row"><span class="grid-label">{format!("layer {l}")}</span>{thumbs}</div> }
+            view! { <div class="grid-row"><span class="grid-label">{tr!("grid-layer", layer = l)}</span>{thumbs}</div> }
         }).collect_view()
     };
     let picked = move || state.with(|s| s.picks[col].is_some());
     view! {
-        <div class="head-grid" data-key="head" id=format!("grid-{}", kind.slug()) role="group" aria-label=format!("Heads of {}", kind_title(kind))>
-            <p class="axis-note">"Every head (each thumbnail on its own scale); the number is its net weight on the asked needle."</p>
+        <div class="head-grid" data-key="head" id=format!("grid-{}", kind.slug()) role="group" aria-label=tr!("grid-heads-of", model = kind_title(kind))>
+            <p class="axis-note">{tr!("grid-explain")}</p>
             {grid}
             <Show when=picked>
-                <button class="grid-reset" on:click=move |_| state.update(|s| s.picks[col] = None)>"Back to the best head"</button>
+                <button class="grid-reset" on:click=move |_| state.update(|s| s.picks[col] = None)>{tr!("grid-reset")}</button>
             </Show>
         </div>
     }
@@ -331,7 +332,7 @@ fn GridThumb(l: usize, h: usize, col: usize, state: RwSignal<ModelState>, mine: 
     });
     let net = move || facts.get().map(|f| signed(f.0)).unwrap_or_default();
     let best = move || facts.get().is_some_and(|f| f.1);
-    let label = move || format!("Layer {l}, head {h}: net weight {} on the asked needle{}", net(), if best() { ", the most in this layer" } else { "" });
+    let label = move || tr!(if best() { "thumb-best" } else { "thumb" }, layer = l, head = h, net = net());
     view! {
         <button class="thumb" class:best=best aria-pressed=move || (here.get().map(|(sl, sh, _)| (sl, sh)) == Some((l, h))).to_string() aria-label=label
             on:click=move |_| state.update(|s| { s.layer = l; s.picks[col] = Some(h); })>

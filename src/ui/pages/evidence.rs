@@ -10,8 +10,10 @@ use crate::engine::batch::{self, chunks, AccuracyChunk, ChunkResult};
 use crate::engine::evidence::{fresh_prompts, run_spec, AccuracyRun, DepthSweep, Net};
 use crate::ui::worker_pool::WorkerPool;
 use crate::engine::model::{forward_options, ForwardOptions, LambdaTrace, Model};
+use crate::core::attention::LambdaOverride;
 use crate::state::model_state::{AttentionKind, ModelState};
 use crate::ui::{after_paint, now_ms, yield_to_browser};
+use crate::tr;
 use leptos::prelude::*;
 use std::rc::Rc;
 
@@ -32,10 +34,10 @@ pub fn Evidence(state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>,
     // The tables follow the columns once they are painted: a λ drag's frame is theirs.
     let late = after_paint(columns.into());
     view! {
-        <h3 class="section">"The paper's evidence, on this prompt"</h3>
+        <h3 class="section">{tr!("evidence-prompt")}</h3>
         <NetTable columns=late />
         <MagnitudeTable columns=late />
-        <h3 class="section">"The paper's evidence, over fresh prompts"</h3>
+        <h3 class="section">{tr!("evidence-fresh")}</h3>
         <AccuracyRunPanel state models />
         <DepthSweepPanel state models />
     }
@@ -63,17 +65,17 @@ fn NetTable(columns: Signal<Option<Columns>>) -> impl IntoView {
         let c = columns.get()?;
         let layers = c.runs.iter().map(|x| x.output.layers.len()).min()?;
         let cells = |net: Net| view! { <td>{signed(net.answer)}</td><td>{signed(net.noise)}</td> };
-        let rows = (0..layers).map(|l| view! { <tr><th scope="row">{format!("layer {l}")}</th>{c.runs.iter().map(|x| cells(x.net.layer_mean(l))).collect_view()}</tr> }).collect_view();
-        let mean = view! { <tr class="mean"><th scope="row">"all layers"</th>{c.runs.iter().map(|x| cells(x.net.mean())).collect_view()}</tr> };
+        let rows = (0..layers).map(|l| view! { <tr><th scope="row">{tr!("grid-layer", layer = l)}</th>{c.runs.iter().map(|x| cells(x.net.layer_mean(l))).collect_view()}</tr> }).collect_view();
+        let mean = view! { <tr class="mean"><th scope="row">{tr!("all-layers")}</th>{c.runs.iter().map(|x| cells(x.net.mean())).collect_view()}</tr> };
         Some(view! { {rows}{mean} })
     };
     view! {
         <figure class="panel" id="net-table">
-            <figcaption class="explain">"Table 3, live: where the “→” row puts its weight. Net weight (in the map that multiplies V: A1 − λ·A2, or A for the baseline) on the asked needle and on the rest of the context, averaged over each layer's heads. The paper reports DIFF with more on the answer and less on the noise. The numbers come from each column's run above (each column says where it was computed)."</figcaption>
+            <figcaption class="explain">{tr!("net-table-explain")}</figcaption>
             <div class="table-scroll"><table class="numbers">
                 <thead>
                     <tr><th></th>{AttentionKind::ALL.map(|k| view! { <th colspan="2" scope="colgroup">{kind_title(k)}</th> }).into_iter().collect_view()}</tr>
-                    <tr><th scope="col">"layer"</th>{(0..3).map(|_| view! { <th scope="col">"needle"</th><th scope="col">"rest"</th> }).collect_view()}</tr>
+                    <tr><th scope="col">{tr!("th-layer")}</th>{(0..3).map(|_| view! { <th scope="col">{tr!("th-needle")}</th><th scope="col">{tr!("th-rest")}</th> }).collect_view()}</tr>
                 </thead>
                 <tbody>{body}</tbody>
             </table></div>
@@ -84,19 +86,30 @@ fn NetTable(columns: Signal<Option<Columns>>) -> impl IntoView {
 
 /// What a student sees in a layer whose learnt λ is negative, said for each such layer
 /// (the shipped V1's layer 0 is one: it adds A2 and so spreads weight over the context).
+///
+/// A λ the reader set is said to be theirs, not learnt.
 fn negative_lambdas(c: &Columns) -> String {
+    let mut learnt_any = false;
     let found: Vec<String> = AttentionKind::ALL
         .iter()
         .zip(c.runs.iter())
         .flat_map(|(k, x)| x.output.layers.iter().enumerate().filter_map(move |(l, layer)| match layer.lambda {
-            LambdaTrace::Scalar(v) if v < 0.0 => Some(format!("{} learnt λ = −{:.2} in layer {l}", kind_title(*k), -v)),
+            LambdaTrace::Scalar(v) if v < 0.0 => {
+                let yours = matches!(&x.lambda, LambdaOverride::PerLayer(set) if set.get(l).copied().flatten().is_some());
+                Some((yours, tr!(if yours { "negative-yours" } else { "negative-learnt" }, model = kind_title(*k), lambda = format!("{:.2}", -v), layer = l)))
+            }
             _ => None,
         }))
+        .map(|(yours, line)| {
+            learnt_any |= !yours;
+            line
+        })
         .collect();
-    match found.is_empty() {
-        true => String::new(),
-        false => format!("{}. A negative λ turns A1 − λ·A2 into A1 + |λ|·A2: that layer adds the second map instead of subtracting it, so its weight on the context grows rather than cancels. Our tiny model learnt this from a positive start: every λ begins at λ_init, between 0.2 and 0.8.", found.join("; ")),
+    if found.is_empty() {
+        return String::new();
     }
+    let why = if learnt_any { format!("{}{}", tr!("sentence-gap"), tr!("negative-learnt-why")) } else { String::new() };
+    format!("{}{}{}", tr!("negative-list", list = found.join(&tr!("list-separator"))), tr!("negative-explain"), why)
 }
 
 /// Table 5 for the prompt on screen: how large the attention logits and hidden states get.
@@ -111,9 +124,9 @@ fn MagnitudeTable(columns: Signal<Option<Columns>>) -> impl IntoView {
     };
     view! {
         <figure class="panel" id="magnitude-table">
-            <figcaption class="explain">"Table 5, live: the largest and the median magnitudes of the scaled attention logits (every head and branch, the positions a query may see) and of the hidden states after each layer, for this prompt. The paper reports smaller outliers for DIFF, which is why its logits survive low-bit quantisation. From each column's run above, computed where that column says."</figcaption>
+            <figcaption class="explain">{tr!("magnitude-explain")}</figcaption>
             <div class="table-scroll"><table class="numbers">
-                <thead><tr><th></th><th scope="col">"logits top-1"</th><th scope="col">"top-10"</th><th scope="col">"median"</th><th scope="col">"hidden top-1"</th><th scope="col">"median"</th></tr></thead>
+                <thead><tr><th></th><th scope="col">{tr!("th-logits-top1")}</th><th scope="col">{tr!("th-top10")}</th><th scope="col">{tr!("th-median")}</th><th scope="col">{tr!("th-hidden-top1")}</th><th scope="col">{tr!("th-median")}</th></tr></thead>
                 <tbody>{body}</tbody>
             </table></div>
         </figure>
@@ -147,10 +160,10 @@ fn run_options(s: &ModelState, models: &[Rc<Model>]) -> Vec<ForwardOptions> {
 
 /// The settings a run was made with, in words (its results keep them).
 fn run_settings(s: &ModelState) -> String {
-    let precision = s.bits.map_or("f32 attention logits".to_string(), |b| format!("attention logits at {b} bits"));
+    let precision = s.bits.map_or_else(|| tr!("settings-f32"), |b| tr!("settings-bits", bits = b));
     let moved = AttentionKind::ALL.iter().filter(|k| s.lambda_override(**k) != Default::default() || s.subln_override(**k).is_some()).map(|k| kind_title(*k)).collect::<Vec<_>>();
-    let lambda = if moved.is_empty() { String::new() } else { format!(", your λ for {}", moved.join(" and ")) };
-    format!("N = {} needles, R = {} queries, context {} ({}× the training length), {precision}{lambda}", s.needles, s.queries, s.context, s.context / 64)
+    let lambda = if moved.is_empty() { String::new() } else { tr!("settings-your-lambda", models = moved.join(&tr!("and"))) };
+    tr!("settings", needles = s.needles, queries = s.queries, context = s.context, times = s.context / 64, precision = precision, lambda = lambda)
 }
 
 /// A run's state as its panel shows it.
@@ -226,8 +239,8 @@ impl RunControl {
             };
             let left = WorkerPool::get().run(jobs, alive, answer).await;
             if alive() && !left.jobs.is_empty() {
-                let why = left.failure.unwrap_or_else(|| "no worker answered".into());
-                view_of.try_update(|v| v.note = Some(format!("A background worker stopped ({why}); its prompts ran on the page's own thread instead.")));
+                let why = left.failure.unwrap_or_else(|| tr!("no-worker-answered"));
+                view_of.try_update(|v| v.note = Some(tr!("worker-stopped", why = why)));
                 let ranges: Vec<_> = left.jobs.iter().filter_map(|j| AccuracyChunk::from_message(j).ok()).map(|j| j.prompts).collect();
                 let prompts = fresh_prompts(&run_spec(&state, None), ACCURACY_PROMPTS, state.seed).into_iter().enumerate().filter(|(i, _)| ranges.iter().any(|r| r.contains(i))).map(|(_, p)| p).collect();
                 let mut run = AccuracyRun::new(prompts, run_options(&state, &models));
@@ -279,12 +292,12 @@ fn AccuracyRunPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoVie
     };
     view! {
         <figure class="panel" id="accuracy-run">
-            <h3>"Table 2, live: retrieval accuracy"</h3>
-            <p class="explain">{move || format!("{ACCURACY_PROMPTS} fresh prompts with the settings above ({}); each model answers every query at its “→”. Change the context length to 2× or 4× to test length generalisation, or the attention logits to 4 bits for the paper's Figure 8. They compute on the CPU core (WebAssembly) in {} background worker{}, each with its own copy of the models, so the page stays responsive.", state.with(run_settings), workers, if workers == 1 { "" } else { "s" })}</p>
+            <h3>{tr!("accuracy-title")}</h3>
+            <p class="explain">{move || tr!("accuracy-explain", prompts = ACCURACY_PROMPTS, settings = state.with(run_settings), workers = workers)}</p>
             <div class="buttons" data-key="run">
-                <button id="run-accuracy" on:click=start disabled=move || view_of.with(|v| v.running)>{format!("Run {ACCURACY_PROMPTS} prompts")}</button>
+                <button id="run-accuracy" on:click=start disabled=move || view_of.with(|v| v.running)>{tr!("accuracy-run", prompts = ACCURACY_PROMPTS)}</button>
                 <Show when=move || view_of.with(|v| v.running)>
-                    <button id="cancel-accuracy" on:click=cancel>"Cancel"</button>
+                    <button id="cancel-accuracy" on:click=cancel>{tr!("cancel")}</button>
                 </Show>
                 <RunProgress view_of />
             </div>
@@ -299,11 +312,11 @@ fn RunProgress(view_of: RwSignal<RunView>) -> impl IntoView {
     let text = move || {
         let v = view_of.get();
         match (&v.error, v.running, v.total) {
-            (Some(e), _, _) => format!("Stopped: {e}"),
+            (Some(e), _, _) => tr!("run-stopped", error = e.as_str()),
             (_, _, 0) => String::new(),
-            (_, true, t) => format!("{} of {t} prompts…", v.done),
-            (_, false, t) if v.done < t => format!("Cancelled after {} of {t} prompts.", v.done),
-            (_, false, t) => format!("Done: {t} prompts."),
+            (_, true, t) => tr!("run-progress", done = v.done, total = t),
+            (_, false, t) if v.done < t => tr!("run-cancelled", done = v.done, total = t),
+            (_, false, t) => tr!("run-done", total = t),
         }
     };
     view! {
@@ -325,11 +338,11 @@ fn AccuracyBars(v: RunView) -> impl IntoView {
             <div class="bar-row" data-model=k.slug() data-right=*right data-asked=*asked>
                 <span class="bar-label">{kind_title(*k)}</span>
                 <span class="bar"><span class="fill" style=width></span></span>
-                <span class="bar-value">{format!("{:.0}% ({right} of {asked} queries)", 100.0 * share)}</span>
+                <span class="bar-value">{tr!("bar-value", percent = format!("{:.0}", 100.0 * share), right = *right, asked = *asked)}</span>
             </div>
         }
     }).collect_view();
-    view! { <div class="bars" id="accuracy-bars"><p class="axis-note">{format!("For {}:", v.settings)}</p>{rows}</div> }
+    view! { <div class="bars" id="accuracy-bars"><p class="axis-note">{tr!("bars-for", settings = v.settings.clone())}</p>{rows}</div> }
 }
 
 /// Table 3's depth sweep live: net weights on the needle and on the noise against the
@@ -355,9 +368,9 @@ fn DepthSweepPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoView
         Signal::derive(move || {
             let c = curves.get();
             (!c.is_empty()).then(|| ChartSpec {
-                title: if answer { "Net weight on the asked needle" } else { "Net weight on the context noise" }.into(),
-                x_label: "depth of the asked needle (%)".into(),
-                y_label: "net weight".into(),
+                title: tr!(if answer { "sweep-answer-title" } else { "sweep-noise-title" }),
+                x_label: tr!("sweep-x"),
+                y_label: tr!("sweep-y"),
                 series: AttentionKind::ALL.iter().zip(&c).zip(COLOURS).map(|((k, pts), color)| Series { dashed: false, name: kind_title(*k).into(), color, points: pts.iter().map(|(d, n)| (100.0 * *d as f64, if answer { n.answer } else { n.noise })).collect() }).collect(),
                 ..Default::default()
             })
@@ -365,18 +378,18 @@ fn DepthSweepPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoView
     };
     view! {
         <figure class="panel" id="depth-sweep">
-            <h3>"Table 3, live: the depth sweep"</h3>
-            <p class="explain">{move || format!("{SWEEP_PROMPTS} fresh prompts at each of five depths of the asked needle (0, 25, 50, 75, 100% into the context), one query each; every model's net weight at “→”, averaged over heads, layers and prompts, as the README's Table 3, computed on the CPU core (WebAssembly). Settings: {}.", state.with(|s| run_settings(&ModelState { queries: 1, ..s.clone() })))}</p>
+            <h3>{tr!("sweep-title")}</h3>
+            <p class="explain">{move || tr!("sweep-explain", prompts = SWEEP_PROMPTS, settings = state.with(|s| run_settings(&ModelState { queries: 1, ..s.clone() })))}</p>
             <div class="buttons" data-key="sweep">
-                <button id="run-sweep" on:click=start disabled=move || view_of.with(|v| v.running)>"Sweep the depths"</button>
+                <button id="run-sweep" on:click=start disabled=move || view_of.with(|v| v.running)>{tr!("sweep-run")}</button>
                 <Show when=move || view_of.with(|v| v.running)>
-                    <button id="cancel-sweep" on:click=cancel>"Cancel"</button>
+                    <button id="cancel-sweep" on:click=cancel>{tr!("cancel")}</button>
                 </Show>
                 <RunProgress view_of />
             </div>
             <div class="charts-pair">
-                <Chart id="chart-sweep-answer" label="Net weight on the asked needle against its depth, per model" spec=chart(true) empty="Press “Sweep the depths” to measure." />
-                <Chart id="chart-sweep-noise" label="Net weight on the context noise against the needle's depth, per model" spec=chart(false) empty="" />
+                <Chart id="chart-sweep-answer" label=tr!("sweep-answer-label") spec=chart(true) empty=tr!("sweep-empty") />
+                <Chart id="chart-sweep-noise" label=tr!("sweep-noise-label") spec=chart(false) empty="" />
             </div>
         </figure>
     }

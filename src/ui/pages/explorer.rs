@@ -10,6 +10,7 @@ use crate::engine::model_session::{ModelKey, ModelLibrary};
 use crate::gpu::context::GpuContext;
 use crate::gpu::model::GpuModel;
 use crate::state::model_state::{AttentionKind, ModelState};
+use crate::tr;
 use leptos::prelude::*;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -27,20 +28,20 @@ fn fetch_timeout_ms() -> i32 {
 fn plain(e: &wasm_bindgen::JsValue) -> String {
     match e.dyn_ref::<js_sys::Error>() {
         Some(err) => String::from(err.message()),
-        None => e.as_string().unwrap_or_else(|| "unknown error".into()),
+        None => e.as_string().unwrap_or_else(|| tr!("unknown-error")),
     }
 }
 
 async fn fetch_body(window: &web_sys::Window, url: &str, init: &web_sys::RequestInit) -> Result<Vec<u8>, String> {
     let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str_and_init(url, init))
         .await
-        .map_err(|e| format!("could not fetch {url}: the connection failed ({}). Check the network and try again.", plain(&e)))?;
-    let response: web_sys::Response = response.dyn_into().map_err(|_| format!("{url}: not a response"))?;
+        .map_err(|e| tr!("fetch-failed", url = url, error = plain(&e)))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| tr!("fetch-not-response", url = url))?;
     if !response.ok() {
-        return Err(format!("{url}: the server answered HTTP {}", response.status()));
+        return Err(tr!("fetch-http", url = url, status = response.status() as u32));
     }
     let promise = response.array_buffer().map_err(|e| format!("{url}: {}", plain(&e)))?;
-    let buffer = wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| format!("{url}: the download broke off ({})", plain(&e)))?;
+    let buffer = wasm_bindgen_futures::JsFuture::from(promise).await.map_err(|e| tr!("fetch-broke-off", url = url, error = plain(&e)))?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
@@ -63,7 +64,7 @@ async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
     }
     drop(abort);
     match result {
-        Err(_) if controller.signal().aborted() => Err(format!("{url}: the server did not answer within {} s.", timeout as f64 / 1000.0)),
+        Err(_) if controller.signal().aborted() => Err(tr!("fetch-timeout", url = url, seconds = (timeout as f64 / 1000.0).to_string())),
         other => other,
     }
 }
@@ -101,7 +102,7 @@ impl Library {
     }
 
     pub async fn load(self, kind: String, ckpt: usize) -> Result<Rc<Model>, String> {
-        let library = self.0.try_get_value().ok_or("the page was closed")?;
+        let library = self.0.try_get_value().ok_or_else(|| tr!("page-closed"))?;
         library.load(&kind, ckpt, |path: String| async move { fetch_bytes(&path).await }).await
     }
 
@@ -185,19 +186,19 @@ pub fn PromptEditor(state: RwSignal<ModelState>, shown: Signal<Option<String>>) 
         }
         Err(e) => error.set(Some(e)),
     };
-    let words = vocabulary().into_iter().map(|(group, words)| view! { <p class="vocab"><strong>{group}</strong>": " {words.join(" ")}</p> }).collect_view();
+    let words = vocabulary().into_iter().map(|(group, words)| view! { <p class="vocab"><strong>{tr!(&format!("vocab-{group}"))}</strong>{tr!("term-colon")}{words.join(" ")}</p> }).collect_view();
     view! {
         <details class="prompt-editor" data-key="prompt" id="prompt-editor" on:toggle=move |_| { if draft.get_untracked().is_empty() { start_from_screen() } }>
-            <summary>{move || if typed() { "Your own prompt is in use: edit it" } else { "Write your own prompt" }}</summary>
-            <p class="explain">"Words separated by spaces. A needle is “KEY is VALUE .” anywhere before the first “?”; the prompt ends with one or more queries “? KEY →” (the value after a “→” lets the next query follow). Each model answers at every “→”. The models know only these words:"</p>
+            <summary>{move || tr!(if typed() { "prompt-in-use" } else { "prompt-write" })}</summary>
+            <p class="explain">{tr!("prompt-explain")}</p>
             {words}
-            <label for="prompt-text">"Your prompt"</label>
+            <label for="prompt-text">{tr!("prompt-label")}</label>
             <textarea id="prompt-text" rows="4" prop:value=move || draft.get() on:input=move |ev| draft.set(event_target_value(&ev))></textarea>
             <div class="buttons">
-                <button id="prompt-use" on:click=use_it>"Use this prompt"</button>
-                <button id="prompt-from-screen" on:click=move |_| start_from_screen()>"Start again from the prompt on screen"</button>
+                <button id="prompt-use" on:click=use_it>{tr!("prompt-use")}</button>
+                <button id="prompt-from-screen" on:click=move |_| start_from_screen()>{tr!("prompt-from-screen")}</button>
                 <Show when=typed>
-                    <button id="prompt-generated" on:click=move |_| state.update(|s| s.text = None)>"Back to generated prompts"</button>
+                    <button id="prompt-generated" on:click=move |_| state.update(|s| s.text = None)>{tr!("prompt-generated")}</button>
                 </Show>
             </div>
             <p class="notice" id="prompt-error" role="alert" hidden=move || error.with(Option::is_none)>{move || error.get().unwrap_or_default()}</p>
@@ -217,8 +218,8 @@ fn use_typed_prompt(state: RwSignal<ModelState>, text: String) {
 /// "0% (start)", "50%", "100% (end)": a depth as the selects name it.
 fn depth_label(d: u32) -> String {
     match d {
-        0 => "0% (the start)".into(),
-        100 => "100% (the end)".into(),
+        0 => tr!("depth-start"),
+        100 => tr!("depth-end"),
         d => format!("{d}%"),
     }
 }
@@ -236,18 +237,18 @@ fn NeedleActions(prompt: Signal<Option<Prompt>>, chosen: RwSignal<Option<(usize,
                 let now = depth_of(p, n).unwrap_or(0);
                 let asked = is_asked(p, n);
                 view! {
-                    <span class="needle-actions" role="group" aria-label="This needle">
-                        <label for="needle-depth">{format!("Move “{}” (now {now}% deep) to", words.join(" "))}</label>
+                    <span class="needle-actions" role="group" aria-label=tr!("needle-group")>
+                        <label for="needle-depth">{tr!("needle-move", words = words.join(" "), now = now)}</label>
                         <select id="needle-depth" on:change=move |ev| { if let Ok(depth) = event_target_value(&ev).parse() { edit(PromptEdit::MoveNeedle { needle: n, depth }) } }>
-                            <option value="" selected=true>"a depth…"</option>
+                            <option value="" selected=true>{tr!("needle-a-depth")}</option>
                             {DEPTHS.map(|d| view! { <option value=d.to_string()>{depth_label(d)}</option> }).into_iter().collect_view()}
                         </select>
-                        <button id="needle-remove" on:click=move |_| edit(PromptEdit::RemoveNeedle(n))>"Remove this needle"</button>
-                        {(!asked).then(|| view! { <button id="needle-ask" on:click=move |_| edit(PromptEdit::AskAbout(n))>"Ask about it"</button> })}
+                        <button id="needle-remove" on:click=move |_| edit(PromptEdit::RemoveNeedle(n))>{tr!("needle-remove")}</button>
+                        {(!asked).then(|| view! { <button id="needle-ask" on:click=move |_| edit(PromptEdit::AskAbout(n))>{tr!("needle-ask")}</button> })}
                     </span>
                 }
             });
-            let query = query_at(p, i).map(|q| view! { <button id="query-remove" on:click=move |_| edit(PromptEdit::RemoveQuery(q))>"Remove this query"</button> });
+            let query = query_at(p, i).map(|q| view! { <button id="query-remove" on:click=move |_| edit(PromptEdit::RemoveQuery(q))>{tr!("query-remove")}</button> });
             Some(view! { {needle}{query} })
         })
     }
@@ -306,11 +307,11 @@ pub fn EditablePrompt(state: RwSignal<ModelState>, #[prop(into)] prompt: Signal<
             p.as_ref().map(|p| {
                 p.tokens.iter().enumerate().map(|(i, &t)| {
                     let w = word(t);
-                    let label = format!("position {i}: {w}; click to replace");
+                    let label = tr!("token-position", i = i, word = w.as_str());
                     let pressed = move || chosen.with(|c| c.as_ref().is_some_and(|(at, _)| *at == i)).to_string();
                     // <bos> starts every prompt: shown, not replaceable.
                     if i == 0 {
-                        view! { <span class=token_class(p, i) title="position 0: the start of every prompt">{w}</span> }.into_any()
+                        view! { <span class=token_class(p, i) title=tr!("token-bos")>{w}</span> }.into_any()
                     } else {
                         view! { <button class=token_class(p, i) data-pos=i title=label aria-pressed=pressed on:click=move |_| choose(i, word(t))>{w}</button> }.into_any()
                     }
@@ -322,8 +323,8 @@ pub fn EditablePrompt(state: RwSignal<ModelState>, #[prop(into)] prompt: Signal<
     view! {
         <div class="panel prompt" id=id>{buttons}</div>
         <Show when=move || chosen.with(Option::is_some)>
-            <div class="token-editor" id="token-editor" role="group" aria-label="Replace a word of the prompt">
-                <label for="token-word">{move || chosen.get().map(|(i, w)| format!("Replace “{w}” (position {i}) with "))}</label>
+            <div class="token-editor" id="token-editor" role="group" aria-label=tr!("token-editor")>
+                <label for="token-word">{move || chosen.get().map(|(i, w)| tr!("token-replace-with", word = w, i = i))}</label>
                 <input id="token-word" list="vocab-words" autocomplete="off" prop:value=move || draft.get()
                     on:input=move |ev| draft.set(event_target_value(&ev))
                     on:keydown=move |ev: web_sys::KeyboardEvent| match ev.key().as_str() {
@@ -332,19 +333,19 @@ pub fn EditablePrompt(state: RwSignal<ModelState>, #[prop(into)] prompt: Signal<
                         _ => {}
                     } />
                 <datalist id="vocab-words">{options.clone()}</datalist>
-                " "<button id="token-apply" on:click=move |_| apply()>"Replace"</button>
-                " "<button on:click=move |_| chosen.set(None)>"Cancel"</button>
+                " "<button id="token-apply" on:click=move |_| apply()>{tr!("token-replace")}</button>
+                " "<button on:click=move |_| chosen.set(None)>{tr!("cancel")}</button>
                 <NeedleActions prompt chosen edit />
             </div>
         </Show>
         {move || error.get().map(|e| view! { <p class="notice" id="token-error" role="alert">{e}</p> })}
         <div class="buttons prompt-actions" data-key="prompt">
-            <span class="axis-note">"Click a word to replace it (a needle's value changes the answer, its key must still match a query), to move or remove its needle, or to ask about it."</span>
-            <label for="add-depth">"Add a needle at"</label>
+            <span class="axis-note">{tr!("prompt-click-help")}</span>
+            <label for="add-depth">{tr!("needle-add-at")}</label>
             <select id="add-depth" on:change=move |ev| add_depth.set(event_target_value(&ev).parse().unwrap_or(50))>
                 {DEPTHS.map(|d| view! { <option value=d.to_string() prop:selected=move || add_depth.get() == d>{depth_label(d)}</option> }).into_iter().collect_view()}
             </select>
-            <button id="needle-add" on:click=move |_| edit(PromptEdit::AddNeedle { depth: add_depth.get_untracked() })>"Add a needle"</button>
+            <button id="needle-add" on:click=move |_| edit(PromptEdit::AddNeedle { depth: add_depth.get_untracked() })>{tr!("needle-add")}</button>
         </div>
     }
 }

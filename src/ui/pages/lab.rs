@@ -141,10 +141,10 @@ impl Runs {
     }
 
     fn put(self, computed: LabRun, note: Option<String>, ms: f64) {
-        let label = if computed.on_gpu { "WebGPU" } else { "CPU (WebAssembly)" };
+        let label = if computed.on_gpu { "WebGPU".to_string() } else { tr!("lab-on-cpu") };
         let _ = self.run.try_set_value(Some(computed));
         self.gpu_note.try_set(note);
-        self.computed_on.try_set(label.into());
+        self.computed_on.try_set(label);
         self.pending.try_set(None);
         self.version.try_update(|v| *v += 1);
         self.timing.try_update(|t| t.problem_ms = ms);
@@ -189,7 +189,7 @@ impl Pictures {
         // Moving λ: the softmaxes stay; only the combine, the pooling and the sums rerun,
         // on both paths on the host copies of the maps: a GPU round trip (submit, then an
         // awaited buffer mapping) costs at least a frame in Chromium (README,
-        // "Performance"). The GPU's own λ kernels still run for "Verify GPU against CPU".
+        // "Performance"). The GPU's own λ kernels still run for {tr!("lab-verify")}.
         let diff_values = RwSignal::new(None::<(usize, Arc<Vec<f32>>)>);
         let metrics = RwSignal::new(LabMetrics::default());
         Effect::new(move |_| {
@@ -291,13 +291,13 @@ pub fn LabPage(backend: RwSignal<Backend>) -> impl IntoView {
     let n = pictures.n;
     view! {
         <section class="page lab">
-            <h2>"Noise-floor lab"</h2>
-            <p class="explain">"Each row is a query, each column a key. A few keys truly match every query (the signal keys, ticked above the maps); all the others get random scores. Softmax gives every one of them a little weight: that is the noise floor. Differential attention computes a second map whose noise is partly the same, and subtracts it."</p>
-            <NoticeBar id="link-notices" heading="Some settings in the link were adjusted:" lines=Signal::derive(move || state.with(|s| notes.lines_for(s))) on_dismiss=Callback::new(move |_| notes.clear()) />
+            <h2>{tr!("lab-title")}</h2>
+            <p class="explain">{tr!("lab-intro")}</p>
+            <NoticeBar id="link-notices" heading=tr!("notice-adjusted") lines=Signal::derive(move || state.with(|s| notes.lines_for(s))) on_dismiss=Callback::new(move |_| notes.clear()) />
             <Controls state lambda_committed />
             <p class="busy" id="busy-note" role="status" aria-live="polite">{move || pending.get().map(|want| match n.get() {
-                0 => format!("Computing the maps for N = {want}…"),
-                have => format!("Computing new maps for N = {want}… Until they are ready, the maps below show the previous settings (N = {have})."),
+                0 => tr!("lab-computing", n = want),
+                have => tr!("lab-computing-new", n = want, have = have),
             })}</p>
             <LabMaps state runs pictures lambda contrast />
             <Show when=move || gpu_note.with(|n| n.is_some())>
@@ -305,8 +305,8 @@ pub fn LabPage(backend: RwSignal<Backend>) -> impl IntoView {
             </Show>
             <Readouts metrics=pictures.metrics computed_on timing />
             <details class="dev" id="lab-dev">
-                <summary>"For developers: checking the GPU"</summary>
-                <p class="explain">"On the WebGPU path the maps are computed on the GPU; this recomputes them on the CPU and compares, together with the GPU's own λ kernels."</p>
+                <summary>{tr!("lab-dev-summary")}</summary>
+                <p class="explain">{tr!("lab-dev-explain")}</p>
                 <Verify runs lambda px=pictures.px />
             </details>
             <RowChart state runs lambda />
@@ -331,8 +331,8 @@ fn LabMaps(state: RwSignal<LabState>, runs: Runs, pictures: Pictures, lambda: Me
             .with(|run| {
                 (h.i < run.n() && h.j < run.n()).then(|| {
                     let v = |k| readable(run.value(k, l, h.i, h.j) as f64);
-                    let tag = if run.inputs.signal_keys.contains(&h.j) { "  (signal key)" } else { "" };
-                    format!("query i = {}, key j = {}{tag}\nA1 = {}\nA2 = {}\nA1 − λ·A2 = {}", h.i, h.j, v(MapKind::A1), v(MapKind::A2), v(MapKind::Diff))
+                    let cell = tr!(if run.inputs.signal_keys.contains(&h.j) { "lab-cell-signal" } else { "lab-cell" }, i = h.i, j = h.j);
+                    format!("{cell}\nA1 = {}\nA2 = {}\nA1 − λ·A2 = {}", v(MapKind::A1), v(MapKind::A2), v(MapKind::Diff))
                 })
             })
             .flatten()?;
@@ -341,28 +341,27 @@ fn LabMaps(state: RwSignal<LabState>, runs: Runs, pictures: Pictures, lambda: Me
     let pending = runs.pending;
     view! {
         <div class="maps" class:stale=move || pending.get().is_some() aria-busy=move || pending.get().is_some().to_string() data-n=move || n.get()>
-            <Heatmap id="map-a1" title="A1 = softmax(Q1·K1ᵀ/√d)" explain="Standard attention. The ticked columns are the signal keys, as bright as the signal strength makes them; the speckle everywhere else is weight lost to noise."
+            <Heatmap id="map-a1" title="A1 = softmax(Q1·K1ᵀ/√d)" explain=tr!("lab-a1-explain")
                 map=pictures.a1 n signal_keys hover on_pick=pick_row file=stem("A1") full=whole(MapKind::A1) />
-            <Heatmap id="map-a2" title="A2 = softmax(Q2·K2ᵀ/√d)" explain="The second branch sees no signal, only noise, of which the “shared” share is the same as A1's. It measures the noise floor."
+            <Heatmap id="map-a2" title="A2 = softmax(Q2·K2ᵀ/√d)" explain=tr!("lab-a2-explain")
                 map=pictures.a2 n signal_keys hover on_pick=pick_row file=stem("A2") full=whole(MapKind::A2) />
-            <Heatmap id="map-diff" title="A1 − λ·A2" explain="Blue is negative, red positive, white zero. Where the noise was shared it cancels to white; the signal columns stay. Set λ to 0: the difference is just A1."
+            <Heatmap id="map-diff" title="A1 − λ·A2" explain=tr!("lab-diff-explain")
                 map=pictures.diff n signal_keys hover on_pick=pick_row file=stem("A1-minus-lambda-A2") full=whole(MapKind::Diff) />
         </div>
         {tooltip}
         <p class="axis-note" id="pooling-note">{move || {
             let (n, r) = (n.get(), px.get());
-            if n > r { format!("{n} × {n} maps shown at {r} × {r} pixels: each pixel shows the largest-magnitude entry of its block (max-magnitude pooling), so single spikes stay visible.") }
-            else { format!("{n} × {n} maps: every entry is drawn as one cell, nothing is pooled.") }
+            if n > r { tr!("lab-pooled", n = n, r = r) } else { tr!("lab-not-pooled", n = n) }
         }}</p>
         <div class="buttons" data-key="contrast">
-            <label for="contrast">"Colour scale"</label>
+            <label for="contrast">{tr!("lab-colour-scale")}</label>
             <select id="contrast" on:change=move |ev| {
                 let v = event_target_value(&ev);
                 if let Some(c) = Contrast::ALL.into_iter().find(|c| c.name() == v) { contrast.set(c) }
             }>
                 {Contrast::ALL.into_iter().map(|c| view! { <option value=c.name() selected=move || contrast.get() == c>{c.name()}</option> }).collect_view()}
             </select>
-            <span class="axis-note">"Square root and log make the faint noise floor visible; linear shows true proportions."</span>
+            <span class="axis-note">{tr!("lab-contrast-explain")}</span>
         </div>
     }
 }
@@ -376,21 +375,21 @@ fn LabCharts(state: RwSignal<LabState>, runs: Runs, lambda: Memo<f32>, lambda_co
     view! {
         <div class="charts">
             <figure class="panel">
-                <Chart id="chart-lambda" label="SNR of differential attention against λ" spec=Signal::derive(move || lambda_chart(lambda_curve.get())) file=stem("snr-against-lambda")
+                <Chart id="chart-lambda" label=tr!("lab-chart-lambda-label") spec=Signal::derive(move || lambda_chart(lambda_curve.get())) file=stem("snr-against-lambda")
                     overlay=Signal::derive(move || Some(lambda_marker(lambda.get(), metrics.get()))) />
-                <figcaption class="explain">"Signal-to-noise ratio of A1 − λ·A2 as λ varies (log scale). At λ = 0 it is standard attention; too large a λ subtracts the signal too. The best λ cancels as much shared noise as possible."</figcaption>
+                <figcaption class="explain">{tr!("lab-chart-lambda-explain")}</figcaption>
             </figure>
             <figure class="panel">
-                <Chart id="chart-noise" label="SNR against noise amplitude" spec=Signal::derive(move || noise_chart(&noise_points.get(), lambda_committed.get())) empty="Computing the first noise level…" file=stem("snr-against-noise") />
+                <Chart id="chart-noise" label=tr!("lab-chart-noise-label") spec=Signal::derive(move || noise_chart(&noise_points.get(), lambda_committed.get())) empty=tr!("lab-chart-noise-empty") file=stem("snr-against-noise") />
                 <p class="axis-note" id="noise-progress" data-points=move || noise_points.with(|p| p.len())>{move || {
                     let (done, all) = (noise_points.with(|p| p.len()), engine::noise_grid().len());
-                    if done < all { format!("Computing noise level {} of {all} (each one a whole problem)…", done + 1) } else { format!("{all} noise levels, σ from 0 to 6.") }
+                    if done < all { tr!("lab-noise-progress", k = done + 1, all = all) } else { tr!("lab-noise-done", all = all) }
                 }}</p>
-                <figcaption class="explain">"As the noise grows, standard attention's SNR falls until a signal key gets less than twice the weight of an average noise key: there it stops being usable. Differential attention holds on longer when the noise is shared."</figcaption>
+                <figcaption class="explain">{tr!("lab-chart-noise-explain")}</figcaption>
             </figure>
             <figure class="panel">
-                <Chart id="chart-context" label="Noise mass of one query against context length" spec=Signal::derive(move || context_chart(&mass_points.get())) empty="Computing the noise mass at eight context lengths…" file=stem("noise-mass-against-context") />
-                <figcaption class="explain">"The total weight one query puts on noise keys, from 1k to 128k keys (log axis). Each noise key gets almost nothing, but they add up: 0.0001% per key over 128 000 keys is 12.8% (0.001% would be 128%, impossible, since a softmax row sums to 1). The differential curve adds up |weight| of A1 − λ·A2: its rows sum to 1 − λ but hold positive and negative weights, so its total can exceed 1."</figcaption>
+                <Chart id="chart-context" label=tr!("chart-context-title") spec=Signal::derive(move || context_chart(&mass_points.get())) empty=tr!("lab-chart-context-empty") file=stem("noise-mass-against-context") />
+                <figcaption class="explain">{tr!("lab-chart-context-explain")}</figcaption>
             </figure>
         </div>
     }
@@ -416,16 +415,16 @@ fn Verify(runs: Runs, lambda: Memo<f32>, px: Memo<usize>) -> impl IntoView {
                 return; // a newer problem replaced the one on the GPU: its result means nothing
             }
             let outcome = match gpu {
-                Err(e) => Some(Verification { worst: f64::INFINITY, sentence: format!("The GPU check failed: {e}.") }),
+                Err(e) => Some(Verification { worst: f64::INFINITY, sentence: tr!("lab-verify-failed", error = e.to_string()) }),
                 Ok((pooled, gpu_metrics)) => runs.run.try_with_value(|run| run.as_ref().map(|run| Verification::of(run, l, r, &pooled, &gpu_metrics))).flatten(),
             };
             result.try_set(outcome);
         });
     };
     view! {
-        <Show when=move || on_gpu.get() fallback=|| view! { <p class="axis-note">"This problem was computed on the CPU, so there is no GPU result to compare."</p> }>
+        <Show when=move || on_gpu.get() fallback=|| view! { <p class="axis-note">{tr!("lab-verify-cpu")}</p> }>
             <div class="buttons">
-                <button id="verify" on:click=verify>"Verify GPU against CPU"</button>
+                <button id="verify" on:click=verify>{tr!("lab-verify")}</button>
                 <span class="axis-note" id="verify-result" data-max-abs=move || result.get().map(|r| r.worst.to_string()).unwrap_or_default()>
                     {move || result.get().map(|r| r.sentence).unwrap_or_default()}
                 </span>
@@ -464,8 +463,8 @@ fn Controls(state: RwSignal<LabState>, lambda_committed: RwSignal<f32>) -> impl 
             // A browser may refuse the clipboard (permissions, no focus): then the link is
             // shown to be copied by hand.
             let line = match copying.await {
-                Ok(_) => format!("Link copied: {link}"),
-                Err(_) => format!("The browser did not allow copying; copy it from here: {link}"),
+                Ok(_) => tr!("link-copied", link = link.as_str()),
+                Err(_) => tr!("link-not-copied", link = link.as_str()),
             };
             copied.set(at, vec![line]);
         });
@@ -475,19 +474,19 @@ fn Controls(state: RwSignal<LabState>, lambda_committed: RwSignal<f32>) -> impl 
         <div class="controls">{KNOBS.into_iter().map(slider).collect_view()}
         </div>
         <div class="buttons" data-key="lambda_init">
-            <label for="depth">"λ_init of layer depth"</label>
+            <label for="depth">{tr!("lab-lambda-init-depth")}</label>
             <select id="depth" on:change=move |ev| depth.set(event_target_value(&ev).parse().unwrap_or(0))>
                 {(0..12usize).map(|d| view! { <option value=d.to_string() selected=move || depth.get() == d>{d.to_string()}</option> }).collect_view()}
             </select>
             <button id="set-lambda-init" on:click=move |_| { let l = lambda_init_for_depth(depth.get()); state.update(|s| s.lambda = (l * 100.0).round() / 100.0); lambda_committed.set(l); }>
-                {move || format!("Set λ = λ_init = {:.3}", lambda_init_for_depth(depth.get()))}
+                {move || tr!("lab-set-lambda-init", value = format!("{:.3}", lambda_init_for_depth(depth.get())))}
             </button>
-            <span class="axis-note">"λ_init = 0.8 − 0.6·e^(−0.3·depth), the paper's schedule."</span>
+            <span class="axis-note">{tr!("lab-lambda-init-explain")}</span>
         </div>
         <div class="buttons" data-key="seed">
-            <span>"Seed " <strong id="seed-value">{move || state.with(|s| s.seed)}</strong></span>
-            <button id="new-sample" on:click=new_sample>"New sample"</button>
-            <button id="copy-link" on:click=copy_link>"Copy link"</button>
+            <span>{tr!("lab-seed")}" "<strong id="seed-value">{move || state.with(|s| s.seed)}</strong></span>
+            <button id="new-sample" on:click=new_sample>{tr!("lab-new-sample")}</button>
+            <button id="copy-link" on:click=copy_link>{tr!("lab-copy-link")}</button>
             <span class="axis-note" id="copied" role="status">{move || state.with(|s| copied.lines_for(s).join(""))}</span>
         </div>
     }
@@ -498,24 +497,24 @@ fn Readouts(metrics: RwSignal<LabMetrics>, computed_on: RwSignal<String>, timing
     let m = move |f: fn(&LabMetrics) -> f64| Signal::derive(move || metrics.with(f));
     view! {
         <div class="readouts">
-            <Readout id="snr-standard" label="SNR, standard attention (A1)" value=m(|m| m.standard.snr) />
-            <Readout id="snr-diff" label="SNR, differential (A1 − λ·A2)" value=m(|m| m.differential.snr) />
-            <Readout id="snr-gain" label="Differential ÷ standard" value=m(|m| m.snr_gain()) suffix="×" />
-            <Readout id="row-sum" label="Every row of A1 − λ·A2 sums to 1 − λ" value=m(|m| m.diff_row_sum) />
+            <Readout id="snr-standard" label=tr!("lab-readout-standard") value=m(|m| m.standard.snr) />
+            <Readout id="snr-diff" label=tr!("lab-readout-diff") value=m(|m| m.differential.snr) />
+            <Readout id="snr-gain" label=tr!("lab-readout-gain") value=m(|m| m.snr_gain()) suffix="×" />
+            <Readout id="row-sum" label=tr!("lab-readout-row-sum") value=m(|m| m.diff_row_sum) />
         </div>
         <div class="mass">
-        <p class="explain">"Attention mass per query (the paper's Table 3, in miniature): weight on the signal keys and total |weight| on the rest."</p>
+        <p class="explain">{tr!("lab-mass-explain")}</p>
         <table class="numbers" id="mass-table">
-            <thead><tr><th>"attention"</th><th>"on signal"</th><th>"on noise"</th></tr></thead>
+            <thead><tr><th>{tr!("th-attention")}</th><th>{tr!("th-on-signal")}</th><th>{tr!("th-on-noise")}</th></tr></thead>
             <tbody>
-                <tr><td>"standard (A1)"</td><td id="mass-signal-standard">{move || readable(metrics.with(|m| m.standard.signal_mass))}</td><td id="mass-noise-standard">{move || readable(metrics.with(|m| m.standard.noise_mass))}</td></tr>
-                <tr><td>"differential"</td><td id="mass-signal-diff">{move || readable(metrics.with(|m| m.differential.signal_mass))}</td><td id="mass-noise-diff">{move || readable(metrics.with(|m| m.differential.noise_mass))}</td></tr>
+                <tr><td>{tr!("lab-standard-a1")}</td><td id="mass-signal-standard">{move || readable(metrics.with(|m| m.standard.signal_mass))}</td><td id="mass-noise-standard">{move || readable(metrics.with(|m| m.standard.noise_mass))}</td></tr>
+                <tr><td>{tr!("series-differential")}</td><td id="mass-signal-diff">{move || readable(metrics.with(|m| m.differential.signal_mass))}</td><td id="mass-noise-diff">{move || readable(metrics.with(|m| m.differential.noise_mass))}</td></tr>
             </tbody>
         </table>
         </div>
         <p class="axis-note" id="compute-note">{move || {
             let t = timing.get();
-            format!("Computed on {}. Last new problem: {:.1} ms; last λ update (pooling and sums, on the host copy of the maps): {:.1} ms.", computed_on.get(), t.problem_ms, t.lambda_ms)
+            tr!("lab-compute-note", on = computed_on.get(), problem = format!("{:.1}", t.problem_ms), lambda = format!("{:.1}", t.lambda_ms))
         }}</p>
     }
 }
@@ -535,12 +534,12 @@ fn RowChart(state: RwSignal<LabState>, runs: Runs, lambda: Memo<f32>) -> impl In
             let (_, hi) = run.row(i, LAMBDA_RANGE.1);
             let pts = |v: &[f32]| v.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect::<Vec<_>>();
             Some(ChartSpec {
-                title: format!("Query {i}: weight on each key"),
-                x_label: "key j".into(),
-                y_label: "weight".into(),
+                title: tr!("lab-row-title", i = i),
+                x_label: tr!("fig-row-x"),
+                y_label: tr!("lab-weight"),
                 series: vec![
-                    Series { dashed: false, name: "standard (A1)".into(), color: BLUE, points: pts(&a1) },
-                    Series { dashed: false, name: "differential (A1 − λ·A2)".into(), color: ORANGE, points: vec![] },
+                    Series { dashed: false, name: tr!("lab-standard-a1"), color: BLUE, points: pts(&a1) },
+                    Series { dashed: false, name: tr!("lab-differential-a1-a2"), color: ORANGE, points: vec![] },
                 ],
                 dots: run.inputs.signal_keys.iter().map(|&j| (j as f64, a1[j] as f64)).collect(),
                 extent: [pts(&lo), pts(&hi)].concat(),
@@ -562,9 +561,9 @@ fn RowChart(state: RwSignal<LabState>, runs: Runs, lambda: Memo<f32>) -> impl In
     view! {
         <Show when=move || row.get().is_some()>
             <figure class="panel" id="row-panel">
-                <Chart id="chart-row" label="Weights of the selected query over the keys" spec overlay />
-                <figcaption class="explain">"Red dots mark the signal keys. Blue: standard attention (A1), which gives every key some weight. Orange: A1 − λ·A2 at the current λ; where the two branches share their noise it stays near zero away from the signal keys, and it may dip below zero."</figcaption>
-                <button on:click=move |_| state.update(|s| s.row = None)>"Close"</button>
+                <Chart id="chart-row" label=tr!("lab-chart-row-label") spec overlay />
+                <figcaption class="explain">{tr!("lab-row-explain")}</figcaption>
+                <button on:click=move |_| state.update(|s| s.row = None)>{tr!("close")}</button>
             </figure>
         </Show>
     }
@@ -596,16 +595,16 @@ fn noise_chart(points: &[NoiseSweepPoint], lambda: f32) -> Option<ChartSpec> {
     if points.is_empty() {
         return None;
     }
-    let markers = engine::unusable_noise(points).map(|x| Marker { x, label: format!("standard unusable at σ ≈ {x:.2}"), color: RED }).into_iter().collect();
+    let markers = engine::unusable_noise(points).map(|x| Marker { x, label: tr!("lab-unusable", sigma = format!("{x:.2}")), color: RED }).into_iter().collect();
     let grid = engine::noise_grid();
     Some(ChartSpec {
-        title: "SNR against noise amplitude".into(),
-        x_label: "noise amplitude σ".into(),
-        y_label: "SNR (log)".into(),
+        title: tr!("lab-chart-noise-label"),
+        x_label: tr!("lab-noise-x"),
+        y_label: tr!("chart-snr-log"),
         y_log: true,
         series: vec![
-            Series { dashed: false, name: "standard".into(), color: BLUE, points: points.iter().map(|p| (p.noise, p.standard_snr)).collect() },
-            Series { dashed: false, name: format!("differential, λ = {lambda:.2}"), color: ORANGE, points: points.iter().map(|p| (p.noise, p.differential_snr)).collect() },
+            Series { dashed: false, name: tr!("series-standard"), color: BLUE, points: points.iter().map(|p| (p.noise, p.standard_snr)).collect() },
+            Series { dashed: false, name: tr!("series-differential-at", lambda = format!("{lambda:.2}")), color: ORANGE, points: points.iter().map(|p| (p.noise, p.differential_snr)).collect() },
         ],
         markers,
         // The σ axis spans the whole sweep from the first point on, so the chart fills in
