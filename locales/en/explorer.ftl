@@ -117,3 +117,109 @@ sweep-noise-title = Net weight on the context noise
 sweep-x = depth of the asked needle (%)
 sweep-y = net weight
 sweep-explain = { $prompts } fresh prompts at each of five depths of the asked needle (0, 25, 50, 75, 100% into the context), one query each; every model's net weight at “→”, averaged over heads, layers and prompts, as the README's Table 3, computed on the CPU core (WebAssembly). Settings: { $settings }.
+
+# The explorer's page and controls.
+model-intro = Three tiny models, trained in this repository to find a city's number among filler words: a baseline Transformer, DIFF V1 and DIFF V2 with matched parameter counts. Put them side by side on one prompt, or take one and scrub through its training, and see where the position that must answer looks.
+model-view = View
+view-compare = Side by side
+view-single = One model
+model-model = Model
+model-context = Context length
+model-layer = Layer
+model-head = Head
+model-bits = Attention logits
+model-new-prompt = New prompt
+compute-on = Where the models run
+mknob-ckpt = Training progress
+mknob-needles = Needles in the context
+mknob-queries = Queries asked
+mknob-depth = Depth of the asked needle
+mknob-layer = Layer
+mknob-head = Head
+model-yours = Your model ({ $label })
+depth-random = random
+context-training = 64 (training length)
+context-times = { $context } ({ $times }× training)
+bits-f32 = f32 (as trained)
+bits-absmax = { $bits }-bit absmax
+model-own-prompt-note = Your own prompt is in use; the needle, query, depth and length controls make generated prompts (moving one, or New prompt, returns to them).
+model-prompt-seed = Prompt seed
+on-auto = Auto (WebGPU on a hardware GPU)
+on-gpu = WebGPU
+on-cpu = The CPU core (WebAssembly)
+on-gpu-missing = WebGPU (not available in this browser)
+
+# One model.
+single-a1-explain = The first softmax map of the head (for the baseline, its only map). Ticks mark the needle being asked about. Click a row (or press Enter on it) to plot it below.
+single-a2-explain = The second softmax map: what the head subtracts.
+single-diff-explain = The map that multiplies the values. Red adds, blue subtracts, white ignores.
+single-row-label = Attention of one query row over the prompt
+single-row-reset = Back to the “→” row
+single-no-gpu = This browser runs the CPU path, so there is no GPU to compare here.
+single-gpu-check = Run on WebGPU and compare
+loading-checkpoint = { $model } checkpoint { $k }
+loading-model = model
+single-dev-explain = The WebGPU forward pass of these models is checked against this CPU result in the project's tests (logits within { $logits }, maps within { $maps }).
+single-row-title = Row { $row } (“{ $token }”) over the prompt, layer { $layer } head { $head }
+single-key-position = key position
+single-row-picked = Row { $row } (“{ $token }”), picked on a map.
+single-row-answer = The row of “→” (position { $row }), the token that must produce the answer.
+single-row-dots = Red dots mark the asked needle “KEY is VALUE .”.
+single-running-gpu = running on WebGPU…
+single-lambda = λ of layer { $layer }: { $lambda }
+single-lambda-per-token = λ of layer { $layer } at “→” (per head): { $values }
+single-no-lambda = no λ: the baseline subtracts nothing
+single-prediction-right = Query { $k }: predicts { $predicted } ({ $percent }%), the answer is { $answer } ({ $answer_percent }%) — right
+single-prediction-wrong = Query { $k }: predicts { $predicted } ({ $percent }%), the answer is { $answer } ({ $answer_percent }%) — wrong
+
+# Set λ yourself.
+v1-explain = DIFF V1 learns one λ per layer. Move it and watch the maps and the prediction; at λ = 0 each head is the softmax attention of its first map (then normed and scaled by 1 − λ_init).
+v1-zero = λ = 0 in every layer
+v2-explain = DIFF V2 computes a λ for every token and head from the token itself. Scale them all, or replace them with one value; at λ = 0 each head is the softmax attention of its first map.
+lambda-panel-changed = Set λ yourself (changed: this column uses your λ)
+lambda-panel = Set λ yourself
+v1-learnt-was = {" "}(learnt { $lambda })
+v1-learnt = {" "}(learnt)
+v1-layer = λ of layer { $layer }
+v1-norm = Per-head norm (off: the paper's ablation without GroupNorm)
+back-to-learnt = Back to the learnt λ
+v2-not-in-use = {" "}(not in use)
+v2-now-learnt = Now: the learnt λ, sigmoid(x·W_λ) for every token and head.
+v2-now-scale = Now: every learnt λ times { $factor }.
+v2-now-pin = Now: every λ pinned to { $lambda }, whatever the token.
+v2-scale = Scale every λ by
+v2-pin = Pin every λ to
+
+# One attention layer, and your own model.
+layer-open = Open one attention layer
+layer-explain = One layer in the command-line tool's format (a safetensors file with the official parameter names: q_proj.weight, k_proj.weight, …), or one layer of a whole-model checkpoint. The file does not say what kind of layer it is or how many heads it has: say so here, as on the command line. The layer runs on a random x, or on x from a safetensors file ([T, E] or [1, T, E]); causal, with RoPE. Nothing is uploaded.
+layer-file = The layer's file
+layer-kind = Kind
+layer-heads = Heads (differential heads for DIFF)
+layer-depth = Depth (λ_init = 0.8 − 0.6·e^(−0.3·depth))
+layer-tokens = Random x: tokens
+layer-x = Or x from a file
+layer-choose = Choose a layer's file.
+layer-several = The file holds several layers; show
+layer-a1-explain = The head's first softmax map (a softmax layer's only map).
+layer-diff-explain = The map that multiplies the values.
+layer-x-from = x from { $name }
+layer-random-x = a random x of { $tokens } tokens (seed { $seed })
+layer-ignored = {" "}The file also holds { $n } { $n ->
+        [one] tensor
+       *[other] tensors
+    } this layer does not use.
+layer-opened = Opened { $prefix } of { $file }: { $kind }, { $heads } heads, width { $width }, on { $from }.{ $ignored }
+layer-cell = query { $i } → key { $j }
+layer-lambda = λ = { $lambda }: one for every head of this layer (from the file's λ vectors and λ_init).
+layer-lambda-per-token = λ per token and head (DIFF V2): from { $from } to { $to }.
+layer-no-lambda = No λ: a softmax layer has one map per head.
+own-title = Explore your own model
+own-explain = A model in the README's whole-model format: one safetensors file and its JSON config, trained on this task's vocabulary (76 tokens). The files are read here, in your browser; nothing is uploaded. Your model is not in the page's link: a link opens the shipped models.
+own-choose = Choose both files, or drop them here:{" "}
+own-back = Back to the shipped models
+own-unreadable = { $name } could not be read
+own-two-files = choose two files, a .json config and a .safetensors file (got: { $got })
+own-none = none
+own-reading = Reading the files…
+own-loaded = Loaded { $label }: { $kind }, { $layers } layers.

@@ -111,3 +111,106 @@ sweep-noise-title = 在上下文噪声上的净权重
 sweep-x = 被问到的针的深度（%）
 sweep-y = 净权重
 sweep-explain = 在被问到的针的五个深度（上下文的 0、25、50、75、100% 处）各生成 { $prompts } 个新提示词，每个一个查询；每个模型在“→”处的净权重，对头、层和提示词取平均，与 README 中的表 3 相同，在 CPU 核心（WebAssembly）上计算。设置：{ $settings }。
+
+# 探索器页面和控件。
+model-intro = 三个在本仓库中训练的微型模型，任务是在填充词中找到某个城市对应的数字：一个基线 Transformer、一个 DIFF V1 和一个 DIFF V2，参数量相当。把它们并排放在同一个提示词上，或者选一个模型拖动它的训练进度，看看必须作答的那个位置在关注哪里。
+model-view = 视图
+view-compare = 并排对比
+view-single = 单个模型
+model-model = 模型
+model-context = 上下文长度
+model-layer = 层
+model-head = 头
+model-bits = 注意力 logit
+model-new-prompt = 换一个提示词
+compute-on = 模型在哪里运行
+mknob-ckpt = 训练进度
+mknob-needles = 上下文中的针数
+mknob-queries = 提问的个数
+mknob-depth = 被问到的针的深度
+mknob-layer = 层
+mknob-head = 头
+model-yours = 你的模型（{ $label }）
+depth-random = 随机
+context-training = 64（训练长度）
+context-times = { $context }（训练长度的 { $times } 倍）
+bits-f32 = f32（与训练时相同）
+bits-absmax = { $bits } 比特 absmax
+model-own-prompt-note = 正在使用你自己的提示词；针、查询、深度和长度这些控件会生成提示词（调整其中任何一个，或点“换一个提示词”，都会回到生成的提示词）。
+model-prompt-seed = 提示词种子
+on-auto = 自动（有硬件 GPU 时用 WebGPU）
+on-gpu = WebGPU
+on-cpu = CPU 核心（WebAssembly）
+on-gpu-missing = WebGPU（此浏览器不可用）
+
+# 单个模型。
+single-a1-explain = 这个头的第一张 softmax 注意力图（基线只有这一张）。刻度标出被问到的针。点击一行（或在该行上按回车）可在下方画出这一行。
+single-a2-explain = 第二张 softmax 注意力图：这个头要减去的部分。
+single-diff-explain = 与值相乘的那张图。红色是加，蓝色是减，白色是忽略。
+single-row-label = 一个查询行在提示词上的注意力
+single-row-reset = 回到“→”这一行
+single-no-gpu = 这个浏览器走的是 CPU 路径，这里没有 GPU 可以比较。
+single-gpu-check = 在 WebGPU 上运行并比较
+loading-checkpoint = { $model } 的第 { $k } 个检查点
+loading-model = 模型
+single-dev-explain = 这些模型在 WebGPU 上的前向计算，在项目的测试中与这里的 CPU 结果做过比对（logit 误差在 { $logits } 以内，注意力图在 { $maps } 以内）。
+single-row-title = 第 { $row } 行（“{ $token }”）在提示词上的分布，第 { $layer } 层第 { $head } 个头
+single-key-position = 键的位置
+single-row-picked = 第 { $row } 行（“{ $token }”），在图上选定。
+single-row-answer = “→”这一行（位置 { $row }），它是必须给出答案的词元。
+single-row-dots = 红点标出被问到的针“KEY is VALUE .”。
+single-running-gpu = 正在 WebGPU 上运行…
+single-lambda = 第 { $layer } 层的 λ：{ $lambda }
+single-lambda-per-token = 第 { $layer } 层在“→”处的 λ（每个头）：{ $values }
+single-no-lambda = 没有 λ：基线不减去任何东西
+single-prediction-right = 查询 { $k }：预测 { $predicted }（{ $percent }%），答案是 { $answer }（{ $answer_percent }%）——正确
+single-prediction-wrong = 查询 { $k }：预测 { $predicted }（{ $percent }%），答案是 { $answer }（{ $answer_percent }%）——错误
+
+# 自己设定 λ。
+v1-explain = DIFF V1 每层学一个 λ。拖动它，观察注意力图和预测的变化；λ = 0 时，每个头就是它第一张图的 softmax 注意力（再经过归一化并乘以 1 − λ_init）。
+v1-zero = 每一层都设 λ = 0
+v2-explain = DIFF V2 根据词元本身为每个词元、每个头算出一个 λ。可以把它们统一缩放，或者全部换成同一个值；λ = 0 时，每个头就是它第一张图的 softmax 注意力。
+lambda-panel-changed = 自己设定 λ（已改动：这一列用的是你的 λ）
+lambda-panel = 自己设定 λ
+v1-learnt-was = （学到的值 { $lambda }）
+v1-learnt = （学到的值）
+v1-layer = 第 { $layer } 层的 λ
+v1-norm = 逐头归一化（关闭：论文中去掉 GroupNorm 的消融实验）
+back-to-learnt = 回到学到的 λ
+v2-not-in-use = （未使用）
+v2-now-learnt = 当前：学到的 λ，即对每个词元、每个头计算 sigmoid(x·W_λ)。
+v2-now-scale = 当前：每个学到的 λ 都乘以 { $factor }。
+v2-now-pin = 当前：无论是哪个词元，每个 λ 都固定为 { $lambda }。
+v2-scale = 把每个 λ 乘以
+v2-pin = 把每个 λ 固定为
+
+# 单个注意力层，以及你自己的模型。
+layer-open = 打开一个注意力层
+layer-explain = 命令行工具格式的单个层（一个使用官方参数名 q_proj.weight、k_proj.weight…的 safetensors 文件），或者整模型检查点中的某一层。文件本身不说明它是哪种层、有几个头：请在这里指定，就像在命令行上一样。这个层在随机的 x 上运行，或者在来自 safetensors 文件的 x 上运行（形状为 [T, E] 或 [1, T, E]）；因果掩码，使用 RoPE。不会上传任何东西。
+layer-file = 层的文件
+layer-kind = 类型
+layer-heads = 头数（DIFF 为差分头的个数）
+layer-depth = 深度（λ_init = 0.8 − 0.6·e^(−0.3·depth)）
+layer-tokens = 随机 x：词元数
+layer-x = 或者从文件读取 x
+layer-choose = 请选择一个层的文件。
+layer-several = 文件中有多个层；显示
+layer-a1-explain = 这个头的第一张 softmax 注意力图（softmax 层只有这一张）。
+layer-diff-explain = 与值相乘的那张图。
+layer-x-from = 来自 { $name } 的 x
+layer-random-x = { $tokens } 个词元的随机 x（种子 { $seed }）
+layer-ignored = 文件中还有 { $n } 个这一层用不到的张量。
+layer-opened = 已打开 { $file } 中的 { $prefix }：{ $kind }，{ $heads } 个头，宽度 { $width }，输入为{ $from }。{ $ignored }
+layer-cell = 查询 { $i } → 键 { $j }
+layer-lambda = λ = { $lambda }：这一层所有头共用一个（由文件中的 λ 向量和 λ_init 算出）。
+layer-lambda-per-token = 每个词元、每个头各有一个 λ（DIFF V2）：从 { $from } 到 { $to }。
+layer-no-lambda = 没有 λ：softmax 层每个头只有一张图。
+own-title = 探索你自己的模型
+own-explain = README 中整模型格式的模型：一个 safetensors 文件和它的 JSON 配置，在本任务的词表（76 个词元）上训练。文件只在你的浏览器里读取，不会上传。你的模型不在页面的链接里：链接打开的是随附的模型。
+own-choose = 选择这两个文件，或者把它们拖到这里：
+own-back = 回到随附的模型
+own-unreadable = 无法读取 { $name }
+own-two-files = 请选择两个文件：一个 .json 配置和一个 .safetensors 文件（收到的是：{ $got }）
+own-none = 无
+own-reading = 正在读取文件…
+own-loaded = 已加载 { $label }：{ $kind }，{ $layers } 层。

@@ -166,7 +166,8 @@ pub struct Knob {
     /// The key in the link, and the control's id.
     pub key: &'static str,
     pub id: &'static str,
-    pub label: &'static str,
+    /// Its label's key in the catalogue.
+    pub label_key: &'static str,
     pub min: usize,
     pub max: usize,
     pub step: usize,
@@ -174,16 +175,21 @@ pub struct Knob {
     put: fn(&mut ModelState, usize),
 }
 
-pub const CHECKPOINT: Knob = Knob { key: "ckpt", id: "ckpt", label: "Training progress", min: 0, max: 4, step: 1, get: |s| s.checkpoint, put: |s, v| s.checkpoint = v };
-pub const NEEDLES: Knob = Knob { key: "n", id: "needles", label: "Needles in the context", min: 1, max: 6, step: 1, get: |s| s.needles, put: |s, v| s.needles = v };
-pub const QUERIES: Knob = Knob { key: "r", id: "queries", label: "Queries asked", min: 1, max: 2, step: 1, get: |s| s.queries, put: |s, v| s.queries = v };
+pub const CHECKPOINT: Knob = Knob { key: "ckpt", id: "ckpt", label_key: "mknob-ckpt", min: 0, max: 4, step: 1, get: |s| s.checkpoint, put: |s, v| s.checkpoint = v };
+pub const NEEDLES: Knob = Knob { key: "n", id: "needles", label_key: "mknob-needles", min: 1, max: 6, step: 1, get: |s| s.needles, put: |s, v| s.needles = v };
+pub const QUERIES: Knob = Knob { key: "r", id: "queries", label_key: "mknob-queries", min: 1, max: 2, step: 1, get: |s| s.queries, put: |s, v| s.queries = v };
 /// In percent; the link may also say `depth=random`.
-pub const DEPTH: Knob = Knob { key: "depth", id: "depth", label: "Depth of the asked needle", min: 0, max: 100, step: 25, get: |s| s.depth.unwrap_or(50) as usize, put: |s, v| s.depth = Some(v as u32) };
-pub const LAYER: Knob = Knob { key: "layer", id: "layer", label: "Layer", min: 0, max: 63, step: 1, get: |s| s.layer, put: |s, v| s.layer = v };
-pub const HEAD: Knob = Knob { key: "head", id: "head", label: "Head", min: 0, max: 63, step: 1, get: |s| s.head, put: |s, v| s.head = v };
+pub const DEPTH: Knob = Knob { key: "depth", id: "depth", label_key: "mknob-depth", min: 0, max: 100, step: 25, get: |s| s.depth.unwrap_or(50) as usize, put: |s, v| s.depth = Some(v as u32) };
+pub const LAYER: Knob = Knob { key: "layer", id: "layer", label_key: "mknob-layer", min: 0, max: 63, step: 1, get: |s| s.layer, put: |s, v| s.layer = v };
+pub const HEAD: Knob = Knob { key: "head", id: "head", label_key: "mknob-head", min: 0, max: 63, step: 1, get: |s| s.head, put: |s, v| s.head = v };
 pub const KNOBS: [Knob; 6] = [CHECKPOINT, NEEDLES, QUERIES, DEPTH, LAYER, HEAD];
 
 impl Knob {
+    /// Its label, in the language on screen.
+    pub fn label(&self) -> String {
+        crate::tr!(self.label_key)
+    }
+
     /// Sets the knob inside its bounds and keeps the state consistent (queries ≤ needles).
     pub fn set(&self, s: &mut ModelState, v: usize) {
         (self.put)(s, v.clamp(self.min, self.max));

@@ -4,6 +4,7 @@
 
 use super::compare::Columns;
 use crate::state::model_state::{column_of, AttentionKind, ModelState, V2Lambda, V1_LAMBDA_RANGE, V2_PIN_RANGE, V2_SCALE_RANGE};
+use crate::tr;
 use leptos::prelude::*;
 
 #[component]
@@ -16,7 +17,7 @@ pub fn LambdaPanel(kind: AttentionKind, state: RwSignal<ModelState>, columns: Rw
     };
     Some(view! {
         <details class="lambda-panel" data-key="lambda" id=format!("lambda-panel-{}", kind.slug())>
-            <summary>{move || if moved() { "Set λ yourself (changed: this column uses your λ)" } else { "Set λ yourself" }}</summary>
+            <summary>{move || tr!(if moved() { "lambda-panel-changed" } else { "lambda-panel" })}</summary>
             {body}
         </details>
     })
@@ -39,19 +40,19 @@ fn V1Lambdas(state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>) ->
         learnt.get().into_iter().enumerate().filter_map(|(l, v)| Some((l, v?))).map(|(l, learnt_v)| {
             let set_here = move || state.with(|s| s.v1_lambdas.get(l).copied().flatten());
             let value = move || set_here().unwrap_or(learnt_v);
-            let note = move || if set_here().is_some() { format!(" (learnt {learnt_v:.2})") } else { " (learnt)".into() };
-            slider(format!("v1-lambda-{l}"), format!("λ of layer {l}"), (V1_LAMBDA_RANGE.0, V1_LAMBDA_RANGE.1, 0.01), value, note, move |v| state.update(|s| s.set_v1_lambda(l, Some(v))))
+            let note = move || if set_here().is_some() { tr!("v1-learnt-was", lambda = format!("{learnt_v:.2}")) } else { tr!("v1-learnt") };
+            slider(format!("v1-lambda-{l}"), tr!("v1-layer", layer = l), (V1_LAMBDA_RANGE.0, V1_LAMBDA_RANGE.1, 0.01), value, note, move |v| state.update(|s| s.set_v1_lambda(l, Some(v))))
         }).collect_view()
     };
     let all = move |value: Option<f32>| move |_| state.update(|s| (0..learnt.get_untracked().len()).for_each(|l| s.set_v1_lambda(l, value)));
     view! {
-        <p class="explain">"DIFF V1 learns one λ per layer. Move it and watch the maps and the prediction; at λ = 0 each head is the softmax attention of its first map (then normed and scaled by 1 − λ_init)."</p>
+        <p class="explain">{tr!("v1-explain")}</p>
         {layers}
         <label class="check"><input type="checkbox" id="v1-norm" prop:checked=move || state.with(|s| s.v1_norm) on:change=move |ev| state.update(|s| s.v1_norm = event_target_checked(&ev)) />
-            " Per-head norm (off: the paper's ablation without GroupNorm)"</label>
+            " "{tr!("v1-norm")}</label>
         <div class="buttons">
-            <button id="v1-lambda-zero" on:click=all(Some(0.0))>"λ = 0 in every layer"</button>
-            <button id="v1-lambda-learnt" on:click=move |_| state.update(|s| { s.v1_lambdas.clear(); s.v1_norm = true; })>"Back to the learnt λ"</button>
+            <button id="v1-lambda-zero" on:click=all(Some(0.0))>{tr!("v1-zero")}</button>
+            <button id="v1-lambda-learnt" on:click=move |_| state.update(|s| { s.v1_lambdas.clear(); s.v1_norm = true; })>{tr!("back-to-learnt")}</button>
         </div>
     }
 }
@@ -62,20 +63,20 @@ fn V2Lambdas(state: RwSignal<ModelState>) -> impl IntoView {
     let scale = move || match mode() { V2Lambda::Scale(f) => f, _ => 1.0 };
     let pin = move || match mode() { V2Lambda::Pin(v) => v, _ => 0.5 };
     // A slider that is not the one in use says so, so its number is not read as the λ.
-    let idle = |not_used: bool| if not_used { " (not in use)".to_string() } else { String::new() };
+    let idle = |not_used: bool| if not_used { tr!("v2-not-in-use") } else { String::new() };
     let now = move || match mode() {
-        V2Lambda::Learnt => "Now: the learnt λ, sigmoid(x·W_λ) for every token and head.".to_string(),
-        V2Lambda::Scale(f) => format!("Now: every learnt λ times {f:.2}."),
-        V2Lambda::Pin(v) => format!("Now: every λ pinned to {v:.2}, whatever the token."),
+        V2Lambda::Learnt => tr!("v2-now-learnt"),
+        V2Lambda::Scale(f) => tr!("v2-now-scale", factor = format!("{f:.2}")),
+        V2Lambda::Pin(v) => tr!("v2-now-pin", lambda = format!("{v:.2}")),
     };
     view! {
-        <p class="explain">"DIFF V2 computes a λ for every token and head from the token itself. Scale them all, or replace them with one value; at λ = 0 each head is the softmax attention of its first map."</p>
-        {slider("v2-scale".into(), "Scale every λ by".into(), (V2_SCALE_RANGE.0, V2_SCALE_RANGE.1, 0.05), scale, move || idle(!matches!(mode(), V2Lambda::Scale(_))), move |v| state.update(|s| s.v2_lambda = V2Lambda::Scale(v)))}
-        {slider("v2-pin".into(), "Pin every λ to".into(), (V2_PIN_RANGE.0, V2_PIN_RANGE.1, 0.01), pin, move || idle(!matches!(mode(), V2Lambda::Pin(_))), move |v| state.update(|s| s.v2_lambda = V2Lambda::Pin(v)))}
+        <p class="explain">{tr!("v2-explain")}</p>
+        {slider("v2-scale".into(), tr!("v2-scale"), (V2_SCALE_RANGE.0, V2_SCALE_RANGE.1, 0.05), scale, move || idle(!matches!(mode(), V2Lambda::Scale(_))), move |v| state.update(|s| s.v2_lambda = V2Lambda::Scale(v)))}
+        {slider("v2-pin".into(), tr!("v2-pin"), (V2_PIN_RANGE.0, V2_PIN_RANGE.1, 0.01), pin, move || idle(!matches!(mode(), V2Lambda::Pin(_))), move |v| state.update(|s| s.v2_lambda = V2Lambda::Pin(v)))}
         <p class="axis-note" id="v2-lambda-now">{now}</p>
         <div class="buttons">
             <button id="v2-lambda-zero" on:click=move |_| state.update(|s| s.v2_lambda = V2Lambda::Pin(0.0))>"λ = 0"</button>
-            <button id="v2-lambda-learnt" on:click=move |_| state.update(|s| s.v2_lambda = V2Lambda::Learnt)>"Back to the learnt λ"</button>
+            <button id="v2-lambda-learnt" on:click=move |_| state.update(|s| s.v2_lambda = V2Lambda::Learnt)>{tr!("back-to-learnt")}</button>
         </div>
     }
 }

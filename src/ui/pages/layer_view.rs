@@ -1,4 +1,4 @@
-//! "Open one attention layer": a file in the command-line tool's format, or one layer of
+//! {tr!("layer-open")}: a file in the command-line tool's format, or one layer of
 //! a whole-model checkpoint, run on a random or uploaded `x`; each head's A1, A2 and
 //! A1 − λ·A2. The file is read in the page and never sent anywhere.
 
@@ -9,6 +9,7 @@ use crate::core::attention::{LambdaTrace, LayerOutput};
 use crate::engine::layer_file::{load_layer, random_x, read_x, run_layer, LayerChoice, MAX_TOKENS};
 use crate::state::model_state::AttentionKind;
 use crate::viz::colormap::{Contrast, Scale};
+use crate::tr;
 use leptos::prelude::*;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
@@ -50,18 +51,18 @@ impl Settings {
         let choice = LayerChoice { kind: self.kind.get(), heads: self.heads.get(), kv_heads: None, depth: self.depth.get() };
         let layer = load_layer(&layer_file.0, &layer_file.1, choice, self.prefix.get().as_deref())?;
         let (x, from) = match x_file {
-            Some((name, bytes)) => (read_x(name, bytes, layer.width)?, format!("x from {name}")),
+            Some((name, bytes)) => (read_x(name, bytes, layer.width)?, tr!("layer-x-from", name = name)),
             None => {
                 let (t, seed) = (self.tokens.get(), self.seed.get());
-                (random_x(t, layer.width, seed), format!("a random x of {} tokens (seed {seed})", t.clamp(1, MAX_TOKENS)))
+                (random_x(t, layer.width, seed), tr!("layer-random-x", tokens = t.clamp(1, MAX_TOKENS), seed = seed))
             }
         };
         let out = run_layer(&layer, &x);
         let ignored = match layer.ignored.len() {
             0 => String::new(),
-            n => format!(" The file also holds {n} tensor(s) this layer does not use."),
+            n => tr!("layer-ignored", n = n),
         };
-        let summary = format!("Opened {} of {}: {}, {} heads, width {}, on {from}.{ignored}", layer.prefix, layer_file.0, choice.kind.slug(), layer.layer.n_heads(), layer.width);
+        let summary = tr!("layer-opened", prefix = layer.prefix.as_str(), file = layer_file.0.as_str(), kind = choice.kind.slug(), heads = layer.layer.n_heads(), width = layer.width, from = from, ignored = ignored);
         Ok(Shown { out, summary, prefixes: layer.prefixes, prefix: layer.prefix })
     }
 }
@@ -99,20 +100,20 @@ pub fn LayerView() -> impl IntoView {
     let number = move |ev: leptos::ev::Event, max: usize| event_target_value(&ev).parse::<usize>().ok().map(|v| v.clamp(1, max));
     view! {
         <details class="own-model" data-key="own-layer" id="own-layer">
-            <summary>"Open one attention layer"</summary>
-            <p class="explain">"One layer in the command-line tool's format (a safetensors file with the official parameter names: q_proj.weight, k_proj.weight, …), or one layer of a whole-model checkpoint. The file does not say what kind of layer it is or how many heads it has: say so here, as on the command line. The layer runs on a random x, or on x from a safetensors file ([T, E] or [1, T, E]); causal, with RoPE. Nothing is uploaded."</p>
+            <summary>{tr!("layer-open")}</summary>
+            <p class="explain">{tr!("layer-explain")}</p>
             <div class="controls">
-                <div class="control"><label for="layer-file">"The layer's file"</label><input type="file" id="layer-file" accept=".safetensors" on:change=read_into(layer_file, true) /></div>
-                <div class="control"><label for="layer-kind">"Kind"</label>
+                <div class="control"><label for="layer-file">{tr!("layer-file")}</label><input type="file" id="layer-file" accept=".safetensors" on:change=read_into(layer_file, true) /></div>
+                <div class="control"><label for="layer-kind">{tr!("layer-kind")}</label>
                     <select id="layer-kind" on:change=move |ev| settings.kind.set(AttentionKind::from_slug(&event_target_value(&ev)).unwrap_or(AttentionKind::DiffV1))>
                         {AttentionKind::ALL.map(|k| view! { <option value=k.slug() prop:selected=move || settings.kind.get() == k>{k.slug()}</option> }).into_iter().collect_view()}
                     </select></div>
-                <div class="control"><label for="layer-heads">"Heads (differential heads for DIFF)"</label><input type="number" id="layer-heads" min="1" max="64" prop:value=move || settings.heads.get().to_string() on:change=move |ev| { if let Some(v) = number(ev, 64) { settings.heads.set(v) } } /></div>
+                <div class="control"><label for="layer-heads">{tr!("layer-heads")}</label><input type="number" id="layer-heads" min="1" max="64" prop:value=move || settings.heads.get().to_string() on:change=move |ev| { if let Some(v) = number(ev, 64) { settings.heads.set(v) } } /></div>
                 <Show when=move || settings.kind.get() == AttentionKind::DiffV1>
-                    <div class="control"><label for="layer-depth">"Depth (λ_init = 0.8 − 0.6·e^(−0.3·depth))"</label><input type="number" id="layer-depth" min="0" max="63" prop:value=move || settings.depth.get().to_string() on:change=move |ev| settings.depth.set(event_target_value(&ev).parse::<usize>().map_or(0, |v| v.min(63))) /></div>
+                    <div class="control"><label for="layer-depth">{tr!("layer-depth")}</label><input type="number" id="layer-depth" min="0" max="63" prop:value=move || settings.depth.get().to_string() on:change=move |ev| settings.depth.set(event_target_value(&ev).parse::<usize>().map_or(0, |v| v.min(63))) /></div>
                 </Show>
-                <div class="control"><label for="layer-tokens">"Random x: tokens"</label><input type="number" id="layer-tokens" min="1" max=MAX_TOKENS prop:value=move || settings.tokens.get().to_string() on:change=move |ev| { if let Some(v) = number(ev, MAX_TOKENS) { settings.tokens.set(v); x_file.set(None) } } /></div>
-                <div class="control"><label for="layer-x">"Or x from a file"</label><input type="file" id="layer-x" accept=".safetensors" on:change=read_into(x_file, false) /></div>
+                <div class="control"><label for="layer-tokens">{tr!("layer-tokens")}</label><input type="number" id="layer-tokens" min="1" max=MAX_TOKENS prop:value=move || settings.tokens.get().to_string() on:change=move |ev| { if let Some(v) = number(ev, MAX_TOKENS) { settings.tokens.set(v); x_file.set(None) } } /></div>
+                <div class="control"><label for="layer-x">{tr!("layer-x")}</label><input type="file" id="layer-x" accept=".safetensors" on:change=read_into(x_file, false) /></div>
             </div>
             <LayerResult shown settings head />
         </details>
@@ -124,7 +125,7 @@ pub fn LayerView() -> impl IntoView {
 fn LayerResult(shown: RwSignal<Option<Result<Arc<Shown>, String>>>, settings: Settings, head: RwSignal<usize>) -> impl IntoView {
     let ok = move || shown.get().and_then(Result::ok);
     let message = move || match shown.get() {
-        None => view! { <p class="axis-note" id="layer-message" role="status">"Choose a layer's file."</p> }.into_any(),
+        None => view! { <p class="axis-note" id="layer-message" role="status">{tr!("layer-choose")}</p> }.into_any(),
         Some(Err(e)) => view! { <p class="notice" id="layer-message" role="alert">{e}</p> }.into_any(),
         Some(Ok(s)) => view! { <p class="axis-note" id="layer-message" role="status">{s.summary.clone()}</p> }.into_any(),
     };
@@ -141,37 +142,37 @@ fn LayerResult(shown: RwSignal<Option<Result<Arc<Shown>, String>>>, settings: Se
     let tooltip = move || {
         let (h, s) = (hover.get()?, ok()?);
         let m = s.out.maps.get(head.get())?;
-        let mut text = format!("query {} → key {}\nA1 = {}", h.i, h.j, readable(*m.a1.get((h.i, h.j))? as f64));
+        let mut text = format!("{}\nA1 = {}", tr!("layer-cell", i = h.i, j = h.j), readable(*m.a1.get((h.i, h.j))? as f64));
         if let (Some(a2), Some(d)) = (&m.a2, &m.diff) {
             text += &format!("\nA2 = {}\nA1 − λ·A2 = {}", readable(a2[[h.i, h.j]] as f64), readable(d[[h.i, h.j]] as f64));
         }
         Some(view! { <div class="tooltip" id="layer-tooltip" style=h.tooltip_style()>{text}</div> })
     };
     let lambda = move || ok().map(|s| match &s.out.lambda {
-        LambdaTrace::Scalar(l) => format!("λ = {l:.3}: one for every head of this layer (from the file's λ vectors and λ_init)."),
-        LambdaTrace::PerToken(m) => format!("λ per token and head (DIFF V2): from {:.2} to {:.2}.", m.iter().fold(f32::INFINITY, |a, b| a.min(*b)), m.iter().fold(f32::NEG_INFINITY, |a, b| a.max(*b))),
-        LambdaTrace::None => "No λ: a softmax layer has one map per head.".to_string(),
+        LambdaTrace::Scalar(l) => tr!("layer-lambda", lambda = format!("{l:.3}")),
+        LambdaTrace::PerToken(m) => tr!("layer-lambda-per-token", from = format!("{:.2}", m.iter().fold(f32::INFINITY, |a, b| a.min(*b))), to = format!("{:.2}", m.iter().fold(f32::NEG_INFINITY, |a, b| a.max(*b)))),
+        LambdaTrace::None => tr!("layer-no-lambda"),
     });
     let no_keys = Signal::derive(Vec::new);
     view! {
         {message}
         <Show when=move || ok().is_some_and(|s| s.prefixes.len() > 1)>
-            <div class="control"><label for="layer-prefix">"The file holds several layers; show"</label>
+            <div class="control"><label for="layer-prefix">{tr!("layer-several")}</label>
                 <select id="layer-prefix" on:change=move |ev| settings.pick_layer(event_target_value(&ev))>
                     {move || ok().map(|s| s.prefixes.iter().map(|p| { let selected = *p == s.prefix; view! { <option value=p.clone() selected=selected>{p.clone()}</option> } }).collect_view())}
                 </select></div>
         </Show>
         <Show when=move || ok().is_some()>
             <p class="axis-note" id="layer-lambda">{lambda}</p>
-            <div class="control"><label for="layer-head">"Head"</label>
+            <div class="control"><label for="layer-head">{tr!("model-head")}</label>
                 <select id="layer-head" on:change=move |ev| head.set(event_target_value(&ev).parse().unwrap_or(0))>
                     {move || ok().map(|s| (0..s.out.maps.len()).map(|h| view! { <option value=h.to_string() prop:selected=move || head.get() == h>{h.to_string()}</option> }).collect_view())}
                 </select></div>
             <div class="maps">
-                <Heatmap id="layer-a1" title="A1" explain="The head's first softmax map (a softmax layer's only map)." map=Signal::derive(move || maps.get().map(|m| m.0)) n signal_keys=no_keys hover />
+                <Heatmap id="layer-a1" title="A1" explain=tr!("layer-a1-explain") map=Signal::derive(move || maps.get().map(|m| m.0)) n signal_keys=no_keys hover />
                 <Show when=move || maps.with(|m| m.as_ref().is_some_and(|m| m.1.is_some()))>
-                    <Heatmap id="layer-a2" title="A2" explain="The second softmax map: what the head subtracts." map=Signal::derive(move || maps.get().and_then(|m| m.1)) n signal_keys=no_keys hover />
-                    <Heatmap id="layer-diff" title="A1 − λ·A2" explain="The map that multiplies the values." map=Signal::derive(move || maps.get().and_then(|m| m.2)) n signal_keys=no_keys hover />
+                    <Heatmap id="layer-a2" title="A2" explain=tr!("single-a2-explain") map=Signal::derive(move || maps.get().and_then(|m| m.1)) n signal_keys=no_keys hover />
+                    <Heatmap id="layer-diff" title="A1 − λ·A2" explain=tr!("layer-diff-explain") map=Signal::derive(move || maps.get().and_then(|m| m.2)) n signal_keys=no_keys hover />
                 </Show>
             </div>
             {tooltip}

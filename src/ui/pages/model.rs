@@ -10,6 +10,7 @@ use super::explorer::{kind_title, options, Library};
 use super::own_model::OwnModel;
 use super::single::SingleView;
 use crate::state::model_state::{AttentionKind, ComputeOn, Knob, ModelState, View, BITS, CHECKPOINT, CONTEXTS, DEPTH, NEEDLES, QUERIES};
+use crate::tr;
 use leptos::prelude::*;
 
 /// The state, its link and the notices about it: a change of link while the page is open
@@ -38,12 +39,12 @@ pub fn ModelPage(backend: RwSignal<Backend>) -> impl IntoView {
     let switch = move |v: View| move |_| state.update(|s| s.view = v);
     view! {
         <section class="page model">
-            <h2>"Model explorer"</h2>
-            <p class="explain">"Three tiny models, trained in this repository to find a city's number among filler words: a baseline Transformer, DIFF V1 and DIFF V2 with matched parameter counts. Put them side by side on one prompt, or take one and scrub through its training, and see where the position that must answer looks."</p>
+            <h2>{tr!("page-model")}</h2>
+            <p class="explain">{tr!("model-intro")}</p>
             <NoticeBar id="link-notices" lines=Signal::derive(move || state.with(|s| notes.lines_for(s))) on_dismiss=Callback::new(move |_| notes.clear()) />
-            <div class="view-switch" data-key="view" role="group" aria-label="View">
-                <button id="view-compare" aria-pressed=move || (view_kind.get() == View::Compare).to_string() on:click=switch(View::Compare)>"Side by side"</button>
-                <button id="view-single" aria-pressed=move || (view_kind.get() == View::Single).to_string() on:click=switch(View::Single)>"One model"</button>
+            <div class="view-switch" data-key="view" role="group" aria-label=tr!("model-view")>
+                <button id="view-compare" aria-pressed=move || (view_kind.get() == View::Compare).to_string() on:click=switch(View::Compare)>{tr!("view-compare")}</button>
+                <button id="view-single" aria-pressed=move || (view_kind.get() == View::Single).to_string() on:click=switch(View::Single)>{tr!("view-single")}</button>
             </div>
             {move || match view_kind.get() {
                 View::Compare => view! { <CompareView state notes library backend /> }.into_any(),
@@ -71,43 +72,43 @@ pub(super) fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signa
     let numbered = |n: usize| (0..n).map(|i| (i.to_string(), i.to_string())).collect::<Vec<_>>();
     // A range input for one of the state's knobs, with the table's bounds and label.
     let slider = move |knob: Knob, shown: Signal<String>| view! {
-        <div class="control" data-key=knob.key><label for=knob.id><span>{knob.label}</span><span class="value">{move || shown.get()}</span></label>
+        <div class="control" data-key=knob.key><label for=knob.id><span>{knob.label()}</span><span class="value">{move || shown.get()}</span></label>
             <input type="range" id=knob.id min=knob.min max=knob.max step=knob.step prop:value=move || state.with(|s| (knob.get)(s)).to_string() aria-valuetext=move || shown.get()
                 on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse() { state.update(|s| knob.set(s, v)) } }/></div>
     };
     view! {
         <div class="controls">
-            {single.then(|| view! { <div class="control" data-key="model"><label for="model-kind">"Model"</label>
+            {single.then(|| view! { <div class="control" data-key="model"><label for="model-kind">{tr!("model-model")}</label>
                 <select id="model-kind" on:change=choose_kind>
                     {options(AttentionKind::ALL.into_iter().map(|k| (k.slug().to_string(), kind_title(k).to_string())).collect(), move || if own_label().is_some() { "own".into() } else { state.with(|s| s.kind.slug().to_string()) })}
-                    {move || own_label().map(|l| view! { <option value="own" selected=true>{format!("Your model ({l})")}</option> })}
+                    {move || own_label().map(|l| view! { <option value="own" selected=true>{tr!("model-yours", label = l)}</option> })}
                 </select></div> })}
             <Show when=move || own_label().is_none()>{slider(CHECKPOINT, checkpoint_label)}</Show>
             {slider(NEEDLES, Signal::derive(move || state.with(|s| s.needles.to_string())))}
             {slider(QUERIES, Signal::derive(move || state.with(|s| s.queries.to_string())))}
-            {slider(DEPTH, Signal::derive(move || state.with(|s| s.depth.map(|d| format!("{d}%")).unwrap_or_else(|| "random".into()))))}
-            <div class="control" data-key="ctx"><label for="context">"Context length"</label>
+            {slider(DEPTH, Signal::derive(move || state.with(|s| s.depth.map(|d| format!("{d}%")).unwrap_or_else(|| tr!("depth-random")))))}
+            <div class="control" data-key="ctx"><label for="context">{tr!("model-context")}</label>
                 <select id="context" on:change=set(|s, v| { s.context = v.parse().unwrap_or(64); s.text = None; })>
-                    {options(CONTEXTS.iter().map(|c| (c.to_string(), if *c == 64 { "64 (training length)".to_string() } else { format!("{c} ({}× training)", c / 64) })).collect(), move || state.with(|s| s.context.to_string()))}
+                    {options(CONTEXTS.iter().map(|c| (c.to_string(), if *c == 64 { tr!("context-training") } else { tr!("context-times", context = *c, times = c / 64) })).collect(), move || state.with(|s| s.context.to_string()))}
                 </select></div>
-            <div class="control" data-key="layer"><label for="layer">"Layer"</label>
+            <div class="control" data-key="layer"><label for="layer">{tr!("model-layer")}</label>
                 <select id="layer" on:change=set(|s, v| s.layer = v.parse().unwrap_or(0))>
                     {move || options(numbered(shape.get().0), move || state.with(|s| s.layer.to_string()))}
                 </select></div>
-            {single.then(|| view! { <div class="control" data-key="head"><label for="head">"Head"</label>
+            {single.then(|| view! { <div class="control" data-key="head"><label for="head">{tr!("model-head")}</label>
                 <select id="head" on:change=set(|s, v| s.head = v.parse().unwrap_or(0))>
                     {move || options(numbered(shape.get().1), move || state.with(|s| s.head.to_string()))}
                 </select></div> })}
-            <div class="control" data-key="bits"><label for="bits">"Attention logits"</label>
+            <div class="control" data-key="bits"><label for="bits">{tr!("model-bits")}</label>
                 <select id="bits" on:change=set(|s, v| s.bits = v.parse().ok().filter(|b| BITS.contains(b)))>
-                    {options(std::iter::once(("32".to_string(), "f32 (as trained)".to_string())).chain(BITS.iter().map(|b| (b.to_string(), format!("{b}-bit absmax")))).collect(), move || state.with(|s| s.bits.unwrap_or(32).to_string()))}
+                    {options(std::iter::once(("32".to_string(), tr!("bits-f32"))).chain(BITS.iter().map(|b| (b.to_string(), tr!("bits-absmax", bits = *b)))).collect(), move || state.with(|s| s.bits.unwrap_or(32).to_string()))}
                 </select></div>
             <ComputeOnSelect state backend />
         </div>
         <div class="buttons" data-key="seed">
-            <span>{move || if state.with(|s| s.text.is_some()) { "Your own prompt is in use; the needle, query, depth and length controls make generated prompts (moving one, or New prompt, returns to them)." } else { "" }}</span>
-            <span>"Prompt seed " <strong id="prompt-seed">{move || state.with(|s| s.seed)}</strong></span>
-            <button id="new-prompt" on:click=move |_| state.update(|s| { s.seed = (js_sys::Math::random() * 1e9) as u64; s.row = None; s.text = None; })>"New prompt"</button>
+            <span>{move || if state.with(|s| s.text.is_some()) { tr!("model-own-prompt-note") } else { String::new() }}</span>
+            <span>{tr!("model-prompt-seed")}" "<strong id="prompt-seed">{move || state.with(|s| s.seed)}</strong></span>
+            <button id="new-prompt" on:click=move |_| state.update(|s| { s.seed = (js_sys::Math::random() * 1e9) as u64; s.row = None; s.text = None; })>{tr!("model-new-prompt")}</button>
         </div>
     }
 }
@@ -118,17 +119,17 @@ pub(super) fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signa
 #[component]
 fn ComputeOnSelect(state: RwSignal<ModelState>, backend: RwSignal<Backend>) -> impl IntoView {
     let no_gpu = move || !backend.with(|b| matches!(b, Backend::WebGpu { .. }));
-    let label = |c: ComputeOn| match c {
-        ComputeOn::Auto => "Auto (WebGPU on a hardware GPU)",
-        ComputeOn::Gpu => "WebGPU",
-        ComputeOn::Cpu => "The CPU core (WebAssembly)",
-    };
+    let label = |c: ComputeOn| tr!(match c {
+        ComputeOn::Auto => "on-auto",
+        ComputeOn::Gpu => "on-gpu",
+        ComputeOn::Cpu => "on-cpu",
+    });
     view! {
-        <div class="control" data-key="on"><label for="compute-on">"Where the models run"</label>
+        <div class="control" data-key="on"><label for="compute-on">{tr!("compute-on")}</label>
             <select id="compute-on" on:change=move |ev| { let v = event_target_value(&ev); state.update(|s| s.on = ComputeOn::ALL.into_iter().find(|c| c.slug() == v).unwrap_or_default()) }>
                 {ComputeOn::ALL.map(|c| view! {
                     <option value=c.slug() prop:selected=move || state.with(|s| s.on == c) disabled=move || c == ComputeOn::Gpu && no_gpu()>
-                        {move || if c == ComputeOn::Gpu && no_gpu() { "WebGPU (not available in this browser)" } else { label(c) }}
+                        {move || if c == ComputeOn::Gpu && no_gpu() { tr!("on-gpu-missing") } else { label(c) }}
                     </option>
                 }).into_iter().collect_view()}
             </select></div>

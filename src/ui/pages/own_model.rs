@@ -1,9 +1,10 @@
-//! "Explore your own model" in the single view: a safetensors file and its JSON config
+//! {tr!("own-title")} in the single view: a safetensors file and its JSON config
 //! (the README's whole-model format), chosen or dropped, read in the page and never sent
 //! anywhere; every problem is named with its file (and tensor and shape, from the loader).
 
 use super::explorer::Library;
 use crate::engine::model::load_user_model;
+use crate::tr;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -15,7 +16,7 @@ pub struct OwnModel {
 }
 
 pub(super) async fn bytes_of(file: &web_sys::File) -> Result<Vec<u8>, String> {
-    let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await.map_err(|_| format!("{} could not be read", file.name()))?;
+    let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await.map_err(|_| tr!("own-unreadable", name = file.name()))?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
@@ -28,7 +29,7 @@ async fn load(files: Vec<web_sys::File>) -> Result<(crate::engine::model::Model,
     let names: Vec<String> = files.iter().map(|f| f.name()).collect();
     let pick = |ext: &str| files.iter().find(|f| f.name().to_lowercase().ends_with(ext));
     let (Some(config), Some(weights)) = (pick(".json"), pick(".safetensors")) else {
-        return Err(format!("choose two files, a .json config and a .safetensors file (got: {})", if names.is_empty() { "none".into() } else { names.join(", ") }));
+        return Err(tr!("own-two-files", got = if names.is_empty() { tr!("own-none") } else { names.join(", ") }));
     };
     let (c, w) = (bytes_of(config).await?, bytes_of(weights).await?);
     let model = load_user_model(&config.name(), &c, &weights.name(), &w)?;
@@ -40,7 +41,7 @@ pub fn OwnModelPanel(library: Library, own: RwSignal<Option<OwnModel>>) -> impl 
     let message = RwSignal::new(None::<(bool, String)>);
     let loads = StoredValue::new(0u64);
     let take = move |files: Vec<web_sys::File>| {
-        message.set(Some((false, "Reading the files…".into())));
+        message.set(Some((false, tr!("own-reading"))));
         leptos::task::spawn_local(async move {
             match load(files).await {
                 Ok((model, label)) => {
@@ -48,7 +49,7 @@ pub fn OwnModelPanel(library: Library, own: RwSignal<Option<OwnModel>>) -> impl 
                     let key = format!("own-{}", loads.get_value());
                     let (layers, kind) = (model.config.n_layers, model.config.attention.slug());
                     library.put((key.clone(), 0), model);
-                    message.try_set(Some((false, format!("Loaded {label}: {kind}, {layers} layers."))));
+                    message.try_set(Some((false, tr!("own-loaded", label = label.as_str(), kind = kind, layers = layers))));
                     own.try_set(Some(OwnModel { key, label }));
                 }
                 Err(e) => {
@@ -67,15 +68,15 @@ pub fn OwnModelPanel(library: Library, own: RwSignal<Option<OwnModel>>) -> impl 
     };
     view! {
         <details class="own-model" data-key="own" id="own-model">
-            <summary>"Explore your own model"</summary>
-            <p class="explain">"A model in the README's whole-model format: one safetensors file and its JSON config, trained on this task's vocabulary (76 tokens). The files are read here, in your browser; nothing is uploaded. Your model is not in the page's link: a link opens the shipped models."</p>
+            <summary>{tr!("own-title")}</summary>
+            <p class="explain">{tr!("own-explain")}</p>
             <div class="drop" id="own-drop" on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
-                <label for="own-files">"Choose both files, or drop them here: "</label>
+                <label for="own-files">{tr!("own-choose")}</label>
                 <input type="file" id="own-files" multiple accept=".json,.safetensors" on:change=on_pick />
             </div>
             <p id="own-message" role="status" class=move || if message.with(|m| m.as_ref().is_some_and(|m| m.0)) { "notice" } else { "axis-note" }>{move || message.get().map(|m| m.1)}</p>
             <Show when=move || own.with(Option::is_some)>
-                <button id="own-close" on:click=move |_| own.set(None)>"Back to the shipped models"</button>
+                <button id="own-close" on:click=move |_| own.set(None)>{tr!("own-back")}</button>
             </Show>
         </details>
     }

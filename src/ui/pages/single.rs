@@ -17,6 +17,7 @@ use crate::engine::model_session::{compare_on_gpu, GpuComparison, ModelKey};
 use crate::state::model_state::{AttentionKind, ModelState};
 use crate::ui::now_ms;
 use crate::viz::colormap::{Contrast, Scale};
+use crate::tr;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -31,8 +32,8 @@ fn load_models(which: Memo<ModelKey>, library: Library, status: RwSignal<Status>
             status.set(Status::Ready);
             return;
         }
-        let title = AttentionKind::from_slug(&kind).map_or_else(|| "model".to_string(), kind_title);
-        status.set(Status::Loading(format!("{title} checkpoint {ckpt}")));
+        let title = AttentionKind::from_slug(&kind).map_or_else(|| tr!("loading-model"), kind_title);
+        status.set(Status::Loading(tr!("loading-checkpoint", model = title, k = ckpt)));
         leptos::task::spawn_local(async move {
             let result = library.load(kind.clone(), ckpt).await;
             if which.try_get_untracked() != Some((kind.clone(), ckpt)) {
@@ -110,7 +111,7 @@ fn explain_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
 
 #[component]
 pub fn SingleView(backend: RwSignal<Backend>, state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library) -> impl IntoView {
-    let status = RwSignal::new(Status::Loading("model".into()));
+    let status = RwSignal::new(Status::Loading(tr!("loading-model")));
     let loaded = RwSignal::new(None::<ModelKey>);
     let own = RwSignal::new(None::<OwnModel>);
     // The reader's model while one is loaded, else the state's shipped model.
@@ -119,7 +120,7 @@ pub fn SingleView(backend: RwSignal<Backend>, state: RwSignal<ModelState>, notes
     let checkpoint_label = Signal::derive(move || {
         let (kind, i) = which.get();
         loaded.track();
-        library.checkpoint_label(&kind, i).unwrap_or_else(|| format!("checkpoint {} of 5", i + 1))
+        library.checkpoint_label(&kind, i).unwrap_or_else(|| tr!("checkpoint-of-five", k = i + 1))
     });
     let attempt = RwSignal::new(0u32);
     load_models(which, library, status, loaded, attempt);
@@ -137,8 +138,8 @@ pub fn SingleView(backend: RwSignal<Backend>, state: RwSignal<ModelState>, notes
         <HeadMaps view_state hover />
         <RowPanel view_state />
         <details class="dev" id="model-dev">
-            <summary>"For developers: checking the GPU"</summary>
-            <p class="explain">{format!("The WebGPU forward pass of these models is checked against this CPU result in the project's tests (logits within {:.0e}, maps within {:.0e}).", GpuComparison::LOGITS_TOLERANCE, GpuComparison::MAP_TOLERANCE)}</p>
+            <summary>{tr!("lab-dev-summary")}</summary>
+            <p class="explain">{tr!("single-dev-explain", logits = format!("{:.0e}", GpuComparison::LOGITS_TOLERANCE), maps = format!("{:.0e}", GpuComparison::MAP_TOLERANCE))}</p>
             <GpuCheck backend state loaded library current />
         </details>
     }
@@ -195,12 +196,12 @@ fn HeadMaps(view_state: ExplainedView, hover: RwSignal<Option<Hover>>) -> impl I
     };
     view! {
         <div class="maps">
-            <Heatmap id="model-a1" title="A1" explain="The first softmax map of the head (for the baseline, its only map). Ticks mark the needle being asked about. Click a row (or press Enter on it) to plot it below."
+            <Heatmap id="model-a1" title="A1" explain=tr!("single-a1-explain")
                 map=Signal::derive(move || head_maps.get().map(|m| m.0)) n=n_tokens signal_keys=answer_span hover on_pick=pick marked_row=marked ticks_mark=ticks labels />
             <Show when=is_diff>
-                <Heatmap id="model-a2" title="A2" explain="The second softmax map: what the head subtracts."
+                <Heatmap id="model-a2" title="A2" explain=tr!("single-a2-explain")
                     map=Signal::derive(move || head_maps.get().and_then(|m| m.1)) n=n_tokens signal_keys=answer_span hover on_pick=pick marked_row=marked ticks_mark=ticks labels />
-                <Heatmap id="model-diff" title="A1 − λ·A2" explain="The map that multiplies the values. Red adds, blue subtracts, white ignores."
+                <Heatmap id="model-diff" title="A1 − λ·A2" explain=tr!("single-diff-explain")
                     map=Signal::derive(move || head_maps.get().and_then(|m| m.2)) n=n_tokens signal_keys=answer_span hover on_pick=pick marked_row=marked ticks_mark=ticks labels />
             </Show>
         </div>
@@ -225,9 +226,9 @@ fn RowPanel(view_state: ExplainedView) -> impl IntoView {
     let spec = Signal::derive(move || {
         let (s, row, token, span, diff, (l, hd)) = summary.get()?;
         Some(ChartSpec {
-            title: format!("Row {} (“{token}”) over the prompt, layer {l} head {hd}", s.position),
-            x_label: "key position".into(),
-            y_label: "weight".into(),
+            title: tr!("single-row-title", row = s.position, token = token, layer = l, head = hd),
+            x_label: tr!("single-key-position"),
+            y_label: tr!("lab-weight"),
             series: vec![Series { dashed: false, name: if diff { "A1 − λ·A2".into() } else { "A".into() }, color: ORANGE, points: row.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect() }],
             dots: span.map(|j| (j as f64, row[j] as f64)).collect(),
             ..Default::default()
@@ -236,13 +237,13 @@ fn RowPanel(view_state: ExplainedView) -> impl IntoView {
     let picked = move || state.with(|s| s.row.is_some());
     view! {
         <figure class="panel" id="row-panel">
-            <Chart id="chart-answer-row" label="Attention of one query row over the prompt" spec />
+            <Chart id="chart-answer-row" label=tr!("single-row-label") spec />
             <figcaption class="explain" id="row-caption">{move || summary.get().map(|(s, _, token, _, diff, _)| {
-                let which = if picked() { format!("Row {} (“{token}”), picked on a map.", s.position) } else { format!("The row of “→” (position {}), the token that must produce the answer.", s.position) };
-                format!("{which} Red dots mark the asked needle “KEY is VALUE .”. {}", s.caption(diff))
+                let which = if picked() { tr!("single-row-picked", row = s.position, token = token) } else { tr!("single-row-answer", row = s.position) };
+                format!("{which}{}{}{}{}", tr!("sentence-gap"), tr!("single-row-dots"), tr!("sentence-gap"), s.caption(diff))
             })}</figcaption>
             <Show when=picked>
-                <button id="row-reset" on:click=move |_| state.update(|s| s.row = None)>"Back to the “→” row"</button>
+                <button id="row-reset" on:click=move |_| state.update(|s| s.row = None)>{tr!("single-row-reset")}</button>
             </Show>
         </figure>
     }
@@ -264,16 +265,16 @@ fn GpuCheck(
         let (Some(ctx), Some(key)) = (backend::gpu(), loaded.get_untracked()) else { return };
         let (Some(model), Some(x)) = (library.model(&key), current.get_untracked()) else { return };
         let (layer, head) = state.with_untracked(|s| (s.layer, s.head));
-        result.set(Some(GpuComparison { score: f32::NAN, sentence: "running on WebGPU…".into() }));
+        result.set(Some(GpuComparison { score: f32::NAN, sentence: tr!("single-running-gpu") }));
         leptos::task::spawn_local(async move {
             let outcome = compare_on_gpu(&ctx, &model, &x, layer, head, now_ms).await;
             result.try_set(Some(outcome));
         });
     };
     view! {
-        <Show when=move || backend.with(|b| matches!(b, Backend::WebGpu { .. })) fallback=|| view! { <p class="axis-note">"This browser runs the CPU path, so there is no GPU to compare here."</p> }>
+        <Show when=move || backend.with(|b| matches!(b, Backend::WebGpu { .. })) fallback=|| view! { <p class="axis-note">{tr!("single-no-gpu")}</p> }>
             <div class="buttons">
-                <button id="model-gpu-check" on:click=run>"Run on WebGPU and compare"</button>
+                <button id="model-gpu-check" on:click=run>{tr!("single-gpu-check")}</button>
                 <span class="axis-note" id="model-gpu-result" data-score=move || result.get().map(|r| r.score.to_string()).unwrap_or_default()>{move || result.get().map(|r| r.sentence).unwrap_or_default()}</span>
             </div>
         </Show>
@@ -286,13 +287,13 @@ fn PromptView(state: RwSignal<ModelState>, current: Signal<Option<Arc<Explained>
         let x = current.get()?;
         let layer = state.with(|s| s.layer);
         let lambda = match x.output.layers.get(layer).map(|l| &l.lambda) {
-            Some(LambdaTrace::Scalar(l)) => format!("λ of layer {layer}: {l:.3}"),
-            Some(LambdaTrace::PerToken(m)) => format!("λ of layer {layer} at “→” (per head): {}", m.row(x.prompt.answer_positions[0]).iter().map(|v| format!("{v:.2}")).collect::<Vec<_>>().join(", ")),
-            _ => "no λ: the baseline subtracts nothing".into(),
+            Some(LambdaTrace::Scalar(l)) => tr!("single-lambda", layer = layer, lambda = format!("{l:.3}")),
+            Some(LambdaTrace::PerToken(m)) => tr!("single-lambda-per-token", layer = layer, values = m.row(x.prompt.answer_positions[0]).iter().map(|v| format!("{v:.2}")).collect::<Vec<_>>().join(", ")),
+            _ => tr!("single-no-lambda"),
         };
         let rows = x.predictions.iter().enumerate().map(|(k, p)| {
             let verdict = if p.right() { "right" } else { "wrong" };
-            view! { <li class=verdict data-right=p.right().to_string()>{format!("Query {}: predicts {} ({:.0}%), the answer is {} ({:.0}%) — {verdict}", k + 1, word(p.predicted), 100.0 * p.probability, word(p.answer), 100.0 * p.answer_probability)}</li> }
+            view! { <li class=verdict data-right=p.right().to_string()>{tr!(if p.right() { "single-prediction-right" } else { "single-prediction-wrong" }, k = k + 1, predicted = word(p.predicted), percent = format!("{:.0}", 100.0 * p.probability), answer = word(p.answer), answer_percent = format!("{:.0}", 100.0 * p.answer_probability))}</li> }
         }).collect_view();
         Some(view! { <ul id="predictions">{rows}</ul><p class="axis-note" id="lambda-note">{lambda}</p> })
     };
