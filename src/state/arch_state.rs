@@ -13,32 +13,40 @@ pub const RANGE: (usize, usize) = (1, 1_000_000);
 /// One knob: its key in the link, its label, and where it lives in the config.
 pub struct Field {
     pub key: &'static str,
-    pub label: &'static str,
+    /// Its label's key in the catalogue.
+    pub label_key: &'static str,
     pub get: fn(&ArchConfig) -> usize,
     pub set: fn(&mut ArchConfig, usize),
 }
 
+impl Field {
+    /// Its label, in the language on screen.
+    pub fn label(&self) -> String {
+        crate::tr!(self.label_key)
+    }
+}
+
 pub const FIELDS: [Field; 7] = [
-    Field { key: "hidden", label: "Hidden size", get: |c| c.hidden, set: |c, v| c.hidden = v },
-    Field { key: "heads", label: "Query heads (baseline)", get: |c| c.heads, set: |c, v| c.heads = v },
-    Field { key: "head_dim", label: "Head size d", get: |c| c.head_dim, set: |c, v| c.head_dim = v },
-    Field { key: "kv_heads", label: "KV heads (GQA)", get: |c| c.kv_heads, set: |c, v| c.kv_heads = v },
-    Field { key: "layers", label: "Layers", get: |c| c.layers, set: |c, v| c.layers = v },
-    Field { key: "ffn", label: "SwiGLU hidden size", get: |c| c.ffn_hidden, set: |c, v| c.ffn_hidden = v },
-    Field { key: "vocab", label: "Vocabulary", get: |c| c.vocab, set: |c, v| c.vocab = v },
+    Field { key: "hidden", label_key: "field-hidden", get: |c| c.hidden, set: |c, v| c.hidden = v },
+    Field { key: "heads", label_key: "field-heads", get: |c| c.heads, set: |c, v| c.heads = v },
+    Field { key: "head_dim", label_key: "field-head_dim", get: |c| c.head_dim, set: |c, v| c.head_dim = v },
+    Field { key: "kv_heads", label_key: "field-kv_heads", get: |c| c.kv_heads, set: |c, v| c.kv_heads = v },
+    Field { key: "layers", label_key: "field-layers", get: |c| c.layers, set: |c, v| c.layers = v },
+    Field { key: "ffn", label_key: "field-ffn", get: |c| c.ffn_hidden, set: |c, v| c.ffn_hidden = v },
+    Field { key: "vocab", label_key: "field-vocab", get: |c| c.vocab, set: |c, v| c.vocab = v },
 ];
 
 /// Makes the heads consistent; one notice per value it changed.
 fn fix_heads(c: &mut ArchConfig, notices: &mut Vec<String>) {
     if c.heads % 2 == 1 {
         let even = if c.heads < RANGE.1 { c.heads + 1 } else { c.heads - 1 };
-        notices.push(format!("heads={} must be even (DIFF V1 splits the query heads in pairs); set to {even}", c.heads));
+        notices.push(crate::tr!("note-heads-even", heads = c.heads, even = even));
         c.heads = even;
     }
     if c.kv_heads % 2 == 1 || c.heads % c.kv_heads != 0 {
         // The largest even divisor of the heads not above the asked value (2 always is one).
         let fixed = (2..=c.kv_heads.min(c.heads)).rev().find(|k| k % 2 == 0 && c.heads % k == 0).unwrap_or(2);
-        notices.push(format!("kv_heads={} must be even and divide heads ({}); set to {fixed}", c.kv_heads, c.heads));
+        notices.push(crate::tr!("note-kv-heads", kv_heads = c.kv_heads, heads = c.heads, fixed = fixed));
         c.kv_heads = fixed;
     }
 }
@@ -46,7 +54,7 @@ fn fix_heads(c: &mut ArchConfig, notices: &mut Vec<String>) {
 /// Sets `key` to the typed or linked `raw` value under the calculator's rule.
 pub fn apply(c: &mut ArchConfig, key: &str, raw: &str, notices: &mut Vec<String>) {
     let Some(field) = FIELDS.iter().find(|f| f.key == key) else {
-        notices.push(format!("unknown setting `{key}` ignored"));
+        notices.push(crate::tr!("note-unknown", key = key));
         return;
     };
     let mut v = (field.get)(c);
@@ -61,7 +69,7 @@ pub fn from_params(params: &[(String, String)]) -> (ArchConfig, Vec<String>) {
     let mut notices = vec![];
     for (k, v) in params {
         let Some(field) = FIELDS.iter().find(|f| f.key == k) else {
-            notices.push(format!("unknown setting `{k}` ignored"));
+            notices.push(crate::tr!("note-unknown", key = k.as_str()));
             continue;
         };
         let mut value = (field.get)(&c);

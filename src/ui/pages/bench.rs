@@ -4,6 +4,7 @@
 
 use crate::engine::bench::{cpu_report, gpu_report, Stopped};
 use crate::ui::{now_ms, yield_to_browser};
+use crate::tr;
 use leptos::prelude::*;
 use std::future::Future;
 use std::pin::Pin;
@@ -46,9 +47,9 @@ pub fn BenchPage() -> impl IntoView {
     );
     view! {
         <section class="page">
-            <h2>"Benchmarks"</h2>
-            <p class="explain">"The CPU path (WebAssembly) on the shapes of the README's performance table. Takes a few seconds."</p>
-            <pre id="bench-result">{move || result.get().unwrap_or_else(|| "running…".into())}</pre>
+            <h2>{tr!("page-bench")}</h2>
+            <p class="explain">{tr!("bench-explain")}</p>
+            <pre id="bench-result">{move || result.get().unwrap_or_else(|| tr!("bench-running"))}</pre>
         </section>
     }
 }
