@@ -69,7 +69,7 @@ impl ColumnJob {
             return self.run_on_cpu(model, prompt, None);
         }
         let Some((ctx, gpu_model)) = gpu else {
-            return self.run_on_cpu(model, prompt, Some(Placement::fell_back("the GPU is gone")));
+            return self.run_on_cpu(model, prompt, Some(Placement::fell_back(&crate::tr!("gpu-gone"))));
         };
         match gpu_model.forward_with(ctx, &prompt.tokens, &self.key.3).await {
             Ok(output) => {
@@ -84,7 +84,7 @@ impl ColumnJob {
 /// The state's prompt through each of `models` on the CPU core, rerunning only those
 /// whose prompt or options differ from `previous`.
 pub fn explain_each(models: &[&Model], state: &ModelState, previous: &[ColumnRun]) -> Result<Vec<ColumnRun>, String> {
-    let places = vec![Placement::Cpu { why: "this page runs its models on the CPU core".into() }; models.len()];
+    let places = vec![Placement::Cpu { why: crate::tr!("why-this-page") }; models.len()];
     let (prompt, jobs) = plan_columns(models, state, previous, &places);
     jobs.into_iter().zip(models).map(|(job, m)| job.run_on_cpu(m, &prompt, None)).collect()
 }

@@ -168,7 +168,7 @@ impl Verification {
         let snr = rel(gpu_metrics.standard.snr, cm.standard.snr).max(rel(gpu_metrics.differential.snr, cm.differential.snr));
         Self {
             worst: d1.max(d2).max(dd),
-            sentence: format!("largest |GPU − CPU|: A1 {d1:.1e}, A2 {d2:.1e}, pooled A1 − λ·A2 {dd:.1e}; SNR relative difference {snr:.1e}. Tolerance {:.0e} on maps.", Self::MAP_TOLERANCE),
+            sentence: crate::tr!("lab-verified", a1 = format!("{d1:.1e}"), a2 = format!("{d2:.1e}"), diff = format!("{dd:.1e}"), snr = format!("{snr:.1e}"), tolerance = format!("{:.0e}", Self::MAP_TOLERANCE)),
         }
     }
 }
@@ -202,7 +202,7 @@ impl GpuSession {
             None => (LabRun::compute_cpu(params), None),
             Some(s) => match s.run(params).await {
                 Ok(run) => (run, None),
-                Err(e) => (LabRun::compute_cpu(params), Some(format!("This problem runs on the CPU: {e}."))),
+                Err(e) => (LabRun::compute_cpu(params), Some(crate::tr!("lab-runs-on-cpu", error = e.to_string()))),
             },
         }
     }

@@ -52,17 +52,17 @@ pub fn load_layer(name: &str, bytes: &[u8], choice: LayerChoice, prefix: Option<
     let prefixes = layer_prefixes(&store);
     let prefix = match prefix {
         Some(p) if prefixes.iter().any(|q| q == p) => p.to_string(),
-        Some(p) => return Err(format!("{name} holds no layer under “{p}” (it holds {})", prefixes.join(", "))),
-        None => prefixes.first().cloned().ok_or_else(|| format!("{name} holds no attention layer: no tensor is named …q_proj.weight"))?,
+        Some(p) => return Err(crate::tr!("file-no-layer-under", name = name, prefix = p, all = prefixes.join(", "))),
+        None => prefixes.first().cloned().ok_or_else(|| crate::tr!("file-no-layer", name = name))?,
     };
     let vb = store.scope(&prefix);
     let q_name = vb.full_name("q_proj.weight");
     let width = match store.get(&q_name).map(|t| t.shape.clone()) {
         Some(shape) if shape.len() == 2 => shape[1],
-        Some(shape) => return Err(format!("{name}: {q_name} has shape {shape:?}; a projection weight is [out, in]")),
-        None => return Err(format!("{name}: {q_name} could not be read as f32")),
+        Some(shape) => return Err(crate::tr!("file-projection-shape", name = name, tensor = q_name.as_str(), shape = format!("{shape:?}"))),
+        None => return Err(crate::tr!("file-not-f32", name = name, tensor = q_name.as_str())),
     };
-    let shape = AttnShape::new(choice.kind, width, choice.heads, choice.kv_heads, None).map_err(|e| format!("{e} (from {} heads and the layer's width {width})", choice.heads))?;
+    let shape = AttnShape::new(choice.kind, width, choice.heads, choice.kv_heads, None).map_err(|e| crate::tr!("file-heads-width", error = e.to_string(), heads = choice.heads, width = width))?;
     let v1 = V1Choices { lambda_init: lambda_init_for_depth(choice.depth), pairing: KvPairing::Flash, subln: true };
     let layer = AttentionLayer::load(&vb, choice.kind, shape, v1).map_err(|e| format!("{name}: {e}"))?;
     let mut used = TensorStore::default();
@@ -84,13 +84,13 @@ pub fn read_x(name: &str, bytes: &[u8], width: usize) -> Result<Mat, String> {
     let x = match shape.len() {
         3 if shape[0] == 1 => x.index_axis_move(Axis(0), 0),
         2 => x,
-        _ => return Err(format!("{name}: `x` has shape {shape:?}; the page runs one sequence: [T, E] or [1, T, E]")),
+        _ => return Err(crate::tr!("file-x-shape", name = name, shape = format!("{shape:?}"))),
     };
     let x = x.into_dimensionality::<Ix2>().map_err(|e| format!("{name}: {e}"))?;
     match x.dim() {
-        (_, e) if e != width => Err(format!("{name}: `x` is {e} wide but the layer takes {width}")),
-        (0, _) => Err(format!("{name}: `x` has no tokens")),
-        (t, _) if t > MAX_TOKENS => Err(format!("{name}: `x` has {t} tokens; the page shows at most {MAX_TOKENS}")),
+        (_, e) if e != width => Err(crate::tr!("file-x-width", name = name, wide = e, width = width)),
+        (0, _) => Err(crate::tr!("file-x-empty", name = name)),
+        (t, _) if t > MAX_TOKENS => Err(crate::tr!("file-x-long", name = name, tokens = t, max = MAX_TOKENS)),
         _ => Ok(x),
     }
 }

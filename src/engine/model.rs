@@ -1,6 +1,7 @@
 //! The model explorer's computations: reading a shipped model card and checkpoint, and
 //! running a retrieval prompt through the model with every map kept.
 
+use crate::tr;
 use crate::core::attention::{LambdaOverride, MapRequest};
 use crate::core::config::ModelConfig;
 use crate::core::init::seeded;
@@ -31,13 +32,27 @@ pub struct CheckpointInfo {
 impl CheckpointInfo {
     /// The training slider's reading: the label and the step, or the fraction of the run.
     pub fn describe(&self) -> String {
-        let percent = (self.fraction * 100.0).round();
+        let percent = format!("{}", (self.fraction * 100.0).round());
         if self.label.is_empty() {
-            format!("{percent}% (step {})", self.step)
+            tr!("checkpoint-step", percent = percent, step = self.step as u64)
         } else {
-            format!("{}: step {} ({percent}%)", self.label, self.step)
+            tr!("checkpoint-labelled", label = checkpoint_label(&self.label), step = self.step as u64, percent = percent)
         }
     }
+}
+
+/// A card's checkpoint label in the language on screen: the shipped cards' labels have
+/// translations; another card's label is shown as written.
+fn checkpoint_label(label: &str) -> String {
+    let key = match label {
+        "untrained" => "ckpt-untrained",
+        "copy warm-up, half-way" => "ckpt-warm-up-half",
+        "after the copy warm-up" => "ckpt-after-warm-up",
+        "retrieval, 20%" => "ckpt-retrieval-20",
+        "fully trained" => "ckpt-trained",
+        other => return other.to_string(),
+    };
+    tr!(key)
 }
 
 /// The part of a model card (`www/models/<kind>/card.json`) the page uses.
@@ -54,9 +69,9 @@ pub struct CardInfo {
 
 impl CardInfo {
     pub fn parse(json: &str) -> Result<Self, String> {
-        let card: Self = serde_json::from_str(json).map_err(|e| format!("the model card is not valid: {e}"))?;
+        let card: Self = serde_json::from_str(json).map_err(|e| tr!("card-invalid", error = e.to_string()))?;
         if card.checkpoints.is_empty() {
-            return Err("the model card lists no checkpoints".into());
+            return Err(tr!("card-empty"));
         }
         Ok(card)
     }
@@ -70,11 +85,11 @@ pub const USER_MODEL_LIMITS: [(&str, usize); 5] = [("n_layers", 64), ("dim", 409
 /// (safetensors), each error naming the file (and, from the loader, the tensor and the
 /// shape it expected).
 pub fn load_user_model(config_name: &str, config: &[u8], weights_name: &str, weights: &[u8]) -> Result<Model, String> {
-    let text = std::str::from_utf8(config).map_err(|_| format!("{config_name} is not a text file"))?;
+    let text = std::str::from_utf8(config).map_err(|_| tr!("not-text", name = config_name))?;
     let cfg = ModelConfig::from_json(text).map_err(|e| format!("{config_name}: {e}"))?;
     let values = [cfg.n_layers, cfg.dim, cfg.n_heads, cfg.ffn_hidden, cfg.vocab_size];
     if let Some(((field, max), value)) = USER_MODEL_LIMITS.iter().zip(values).find(|((_, max), v)| v > max) {
-        return Err(format!("{config_name}: {field} = {value} is more than this page runs (at most {max})"));
+        return Err(tr!("config-too-big", name = config_name, field = field, value = value.to_string(), max = max.to_string()));
     }
     load_checkpoint(&cfg, weights).map_err(|e| format!("{weights_name}: {e}"))
 }
@@ -106,10 +121,10 @@ pub fn check_prompt(text: &str) -> Result<String, String> {
 pub fn replace_word(tokens: &[u32], position: usize, word: &str) -> Result<String, String> {
     let mut parts = word.split_whitespace();
     let (Some(new), None) = (parts.next(), parts.next()) else {
-        return Err("choose one word from the list".into());
+        return Err(tr!("one-word"));
     };
     if position == 0 || position >= tokens.len() {
-        return Err(format!("there is no word at position {position} to replace"));
+        return Err(tr!("no-word-at", position = position));
     }
     let mut words: Vec<String> = tokens.iter().map(|&t| retrieval::word(t)).collect();
     words[position] = new.to_string();
@@ -152,12 +167,12 @@ impl RowSummary {
     /// The caption under the row chart: what this row does, in numbers.
     pub fn caption(&self, differential: bool) -> String {
         let signed = |v: f64| format!("{v:+.2}").replace('-', "−");
-        let mut text = format!("This row puts a net weight of {} on the asked needle and {} on the rest of the context.", signed(self.on_needle), signed(self.on_rest));
-        if differential {
-            text += &format!(" Its weights add up to {} (1 − λ, not 1)", signed(self.total));
-            text += &if self.min < 0.0 { format!(" and run from {} to {}: a negative weight subtracts that token's value.", signed(self.min), signed(self.max)) } else { ".".into() };
+        let text = tr!("row-net", needle = signed(self.on_needle), rest = signed(self.on_rest));
+        match (differential, self.min < 0.0) {
+            (false, _) => text,
+            (true, false) => format!("{text}{}", tr!("row-total", total = signed(self.total))),
+            (true, true) => format!("{text}{}", tr!("row-total-range", total = signed(self.total), min = signed(self.min), max = signed(self.max))),
         }
-        text
     }
 }
 
@@ -216,26 +231,19 @@ pub fn lambda_sentence(x: &Explained, layer: usize) -> String {
     let heads = |v: &[f32]| v.iter().map(|v| format!("{v:.2}")).collect::<Vec<_>>().join(", ");
     match (x.output.layers.get(layer).map(|l| &l.lambda), &x.lambda) {
         (Some(LambdaTrace::Scalar(l)), LambdaOverride::PerLayer(v)) if v.get(layer).copied().flatten().is_some() => {
-            let what = if *l == 0.0 {
-                "so A1 − λ·A2 is A1 alone: softmax attention of branch 1".to_string()
-            } else if *l < 0.0 {
-                "negative, so A1 − λ·A2 adds the second map instead of subtracting it".to_string()
-            } else {
-                "one for all heads".to_string()
-            };
-            format!("λ of layer {layer} = {}, set by you: {what}. “Learnt λ” restores the model's own.", signed_lambda(*l))
+            let what = if *l == 0.0 { "zero" } else if *l < 0.0 { "negative" } else { "positive" };
+            tr!("lambda-yours", layer = layer, lambda = signed_lambda(*l), what = what)
         }
-        (Some(LambdaTrace::Scalar(l)), _) if *l < 0.0 => format!("λ of layer {layer} = {}, learnt: negative, so A1 − λ·A2 adds the second map instead of subtracting it; this layer spreads weight over the context.", signed_lambda(*l)),
-        (Some(LambdaTrace::Scalar(l)), _) => format!("λ of layer {layer} = {l:.2}, learnt, one for all heads."),
+        (Some(LambdaTrace::Scalar(l)), _) if *l < 0.0 => tr!("lambda-learnt-negative", layer = layer, lambda = signed_lambda(*l)),
+        (Some(LambdaTrace::Scalar(l)), _) => tr!("lambda-learnt", layer = layer, lambda = format!("{l:.2}")),
         (Some(LambdaTrace::PerToken(_)), LambdaOverride::Constant(c)) => {
-            let what = if *c == 0.0 { ": A1 − λ·A2 is A1 alone, softmax attention of branch 1" } else { "" };
-            format!("λ of layer {layer} pinned by you to {} for every token and head{what}.", signed_lambda(*c))
+            tr!(if *c == 0.0 { "lambda-pinned-zero" } else { "lambda-pinned" }, layer = layer, lambda = signed_lambda(*c))
         }
         (Some(LambdaTrace::PerToken(m)), LambdaOverride::Scale(f)) if *f != 1.0 => {
-            format!("λ of layer {layer} at “→”, per head: the learnt per-token λ × {f:.2} (your scale): {}.", heads(&m.row(x.answer_row()).to_vec()))
+            tr!("lambda-scaled", layer = layer, factor = format!("{f:.2}"), values = heads(&m.row(x.answer_row()).to_vec()))
         }
-        (Some(LambdaTrace::PerToken(m)), _) => format!("λ of layer {layer} at “→”, per head (V2 computes one per token): {}.", heads(&m.row(x.answer_row()).to_vec())),
-        _ => "No λ: standard softmax attention subtracts nothing.".into(),
+        (Some(LambdaTrace::PerToken(m)), _) => tr!("lambda-per-token", layer = layer, values = heads(&m.row(x.answer_row()).to_vec())),
+        _ => tr!("lambda-none"),
     }
 }
 

@@ -72,13 +72,13 @@ impl ModelLibrary {
             None => {
                 let path = format!("models/{kind}/card.json");
                 let bytes = fetch(path.clone()).await?;
-                let text = String::from_utf8(bytes).map_err(|_| format!("{path} is not text"))?;
+                let text = String::from_utf8(bytes).map_err(|_| crate::tr!("not-text", name = path.as_str()))?;
                 let c = CardInfo::parse(&text).map_err(|e| format!("{path}: {e}"))?;
                 self.cards.borrow_mut().insert(kind.to_string(), c.clone());
                 c
             }
         };
-        let entry = card.checkpoints.get(ckpt).ok_or_else(|| format!("models/{kind}/card.json lists {} checkpoints, not {}", card.checkpoints.len(), ckpt + 1))?;
+        let entry = card.checkpoints.get(ckpt).ok_or_else(|| crate::tr!("card-too-few", kind = kind, count = card.checkpoints.len(), wanted = ckpt + 1))?;
         let path = format!("models/{kind}/{}", entry.file);
         let bytes = fetch(path.clone()).await?;
         let model = Rc::new(load_checkpoint(&card.config, &bytes).map_err(|e| format!("{path}: {e}"))?);
@@ -94,7 +94,7 @@ pub async fn compare_on_gpu(ctx: &GpuContext, model: &Model, cpu: &Explained, la
     let t0 = clock();
     match gpu.forward(ctx, &cpu.prompt.tokens, &MapRequest::Only(vec![(layer, head)])).await {
         Ok(out) => GpuComparison::of(&out, cpu, layer, head, clock() - t0),
-        Err(e) => GpuComparison { score: f32::INFINITY, sentence: format!("WebGPU forward failed: {e}") },
+        Err(e) => GpuComparison { score: f32::INFINITY, sentence: crate::tr!("gpu-forward-failed", error = e.to_string()) },
     }
 }
 
@@ -122,10 +122,15 @@ impl GpuComparison {
         let score = if dl.is_nan() || dm.is_nan() { f32::NAN } else { (dl / Self::LOGITS_TOLERANCE).max(dm / Self::MAP_TOLERANCE) };
         Self {
             score,
-            sentence: format!(
-                "WebGPU forward in {ms:.0} ms: largest |GPU − CPU| logits {dl:.1e} (tolerance {:.0e}), layer {layer} head {head} map {dm:.1e} ({:.0e}).",
-                Self::LOGITS_TOLERANCE,
-                Self::MAP_TOLERANCE
+            sentence: crate::tr!(
+                "gpu-forward-compared",
+                ms = format!("{ms:.0}"),
+                logits = format!("{dl:.1e}"),
+                logits_tolerance = format!("{:.0e}", Self::LOGITS_TOLERANCE),
+                layer = layer,
+                head = head,
+                map = format!("{dm:.1e}"),
+                map_tolerance = format!("{:.0e}", Self::MAP_TOLERANCE)
             ),
         }
     }

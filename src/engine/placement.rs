@@ -4,6 +4,7 @@
 //! either. The page says the decision's sentence under every number it computed.
 
 pub use crate::state::model_state::ComputeOn;
+use crate::tr;
 use crate::state::model_state::ModelState;
 
 /// The page's WebGPU adapter as the decision needs it.
@@ -27,10 +28,10 @@ impl Placement {
     pub fn decide(choice: ComputeOn, adapter: Option<Adapter>, bits: Option<u32>) -> Self {
         let cpu = |why: String| Placement::Cpu { why };
         match (choice, adapter) {
-            (ComputeOn::Cpu, _) => cpu("you chose the CPU core".into()),
-            (_, None) => cpu("this browser has no WebGPU".into()),
-            (_, Some(_)) if bits.is_some() => cpu(format!("{}-bit attention logits are computed on the CPU core only", bits.unwrap_or(32))),
-            (ComputeOn::Auto, Some(a)) if a.software => cpu(format!("the WebGPU adapter ({}) is a software renderer, slower here than the CPU core; choose WebGPU to use it anyway", a.name)),
+            (ComputeOn::Cpu, _) => cpu(tr!("why-chosen")),
+            (_, None) => cpu(tr!("why-no-webgpu")),
+            (_, Some(_)) if bits.is_some() => cpu(tr!("why-bits", bits = bits.unwrap_or(32))),
+            (ComputeOn::Auto, Some(a)) if a.software => cpu(tr!("why-software", adapter = a.name)),
             (_, Some(a)) => Placement::Gpu { adapter: a.name.to_string() },
         }
     }
@@ -46,24 +47,24 @@ impl Placement {
     }
 
     /// "WebGPU" or "the CPU core": where, in two words (for a timing line).
-    pub fn short(&self) -> &'static str {
+    pub fn short(&self) -> String {
         match self {
-            Placement::Gpu { .. } => "WebGPU",
-            Placement::Cpu { .. } => "the CPU core",
+            Placement::Gpu { .. } => "WebGPU".to_string(),
+            Placement::Cpu { .. } => tr!("short-cpu"),
         }
     }
 
     /// The sentence under a column: where its numbers were computed, and why there.
     pub fn sentence(&self) -> String {
         match self {
-            Placement::Gpu { adapter } => format!("Computed on WebGPU ({adapter})."),
-            Placement::Cpu { why } => format!("Computed on the CPU core (WebAssembly): {why}."),
+            Placement::Gpu { adapter } => tr!("computed-gpu", adapter = adapter),
+            Placement::Cpu { why } => tr!("computed-cpu", why = why),
         }
     }
 
     /// A GPU run that failed, redone on the CPU core: says what failed.
     pub fn fell_back(error: &str) -> Self {
-        Placement::Cpu { why: format!("WebGPU failed ({error}), so the CPU core took over") }
+        Placement::Cpu { why: tr!("why-fell-back", error = error) }
     }
 }
 

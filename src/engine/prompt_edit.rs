@@ -45,7 +45,7 @@ pub fn depth_of(p: &Prompt, i: usize) -> Option<u32> {
 
 pub fn apply(p: &Prompt, edit: PromptEdit) -> Result<String, String> {
     let mut words: Vec<String> = p.tokens.iter().map(|&t| word(t)).collect();
-    let needle = |i: usize| p.needle_spans.get(i).cloned().ok_or_else(|| format!("there is no needle {}", i + 1));
+    let needle = |i: usize| p.needle_spans.get(i).cloned().ok_or_else(|| crate::tr!("edit-no-needle", k = i + 1));
     match edit {
         PromptEdit::MoveNeedle { needle: i, depth } => {
             let span = needle(i)?;
@@ -57,7 +57,7 @@ pub fn apply(p: &Prompt, edit: PromptEdit) -> Result<String, String> {
         PromptEdit::RemoveNeedle(i) => {
             let span = needle(i)?;
             if is_asked(p, i) {
-                return Err(format!("a query asks for “{}”: remove that query first", render_span(&words, &span)));
+                return Err(crate::tr!("edit-asked", words = render_span(&words, &span)));
             }
             words.drain(span);
         }
@@ -70,7 +70,7 @@ pub fn apply(p: &Prompt, edit: PromptEdit) -> Result<String, String> {
         PromptEdit::AskAbout(i) => {
             let span = needle(i)?;
             if is_asked(p, i) {
-                return Err(format!("“{}” is asked about already", render_span(&words, &span)));
+                return Err(crate::tr!("edit-asked-already", words = render_span(&words, &span)));
             }
             // Each earlier query is followed by its answer, as the generator writes them.
             if let (Some(&last), Some(&answer)) = (p.answer_positions.last(), p.answers.last()) {
@@ -81,9 +81,9 @@ pub fn apply(p: &Prompt, edit: PromptEdit) -> Result<String, String> {
             words.extend(["?".into(), words[span.start].clone(), "→".into()]);
         }
         PromptEdit::RemoveQuery(q) => {
-            let &arrow = p.answer_positions.get(q).ok_or_else(|| format!("there is no query {}", q + 1))?;
+            let &arrow = p.answer_positions.get(q).ok_or_else(|| crate::tr!("edit-no-query", k = q + 1))?;
             if p.answer_positions.len() == 1 {
-                return Err("the prompt needs a query: add another before removing this one".into());
+                return Err(crate::tr!("edit-last-query"));
             }
             // "? KEY →" and the answer written after it, if there is one.
             let follows = p.tokens.get(arrow + 1).is_some_and(|&t| word(t).parse::<u32>().is_ok());

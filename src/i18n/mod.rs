@@ -153,6 +153,11 @@ impl From<&str> for Arg {
         Arg::Text(v.to_string())
     }
 }
+impl From<&&str> for Arg {
+    fn from(v: &&str) -> Self {
+        Arg::Text(v.to_string())
+    }
+}
 macro_rules! number_arg {
     ($($t:ty),*) => {$(
         impl From<$t> for Arg {
@@ -169,8 +174,11 @@ number_arg!(usize, u32, u64, i32, i64);
 pub struct Args(Vec<(&'static str, Arg)>);
 
 impl Args {
-    pub fn set(&mut self, name: &'static str, value: impl Into<Arg>) {
-        self.0.push((name, value.into()));
+    // Not inlined: every sentence of the page calls these, and a copy at each call site
+    // would cost more wasm than the catalogue itself.
+    #[inline(never)]
+    pub fn set(&mut self, name: &'static str, value: Arg) {
+        self.0.push((name, value));
     }
 
     fn get(&self, name: &str) -> Option<&Arg> {
@@ -211,6 +219,7 @@ fn format(parts: &[Part], args: Option<&Args>, lang: Lang, out: &mut String) {
 
 /// The message `key` in the language on screen, else in English, else the key itself (a
 /// missing key shows, and the catalogue test names it).
+#[inline(never)]
 pub fn text(key: &str, args: Option<&Args>) -> String {
     let find = |lang: Lang| lang.table().binary_search_by(|(k, _)| (*k).cmp(key)).ok().map(|i| (lang, lang.table()[i].1));
     match find(current()).or_else(|| find(Lang::En)) {
@@ -231,7 +240,7 @@ macro_rules! tr {
     };
     ($key:expr, $($name:ident = $value:expr),+ $(,)?) => {{
         let mut args = $crate::i18n::Args::default();
-        $(args.set(stringify!($name), $value);)+
+        $(args.set(stringify!($name), $crate::i18n::Arg::from($value));)+
         $crate::i18n::text($key, Some(&args))
     }};
 }

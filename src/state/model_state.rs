@@ -119,11 +119,11 @@ fn read_layers(raw: &str, notices: &mut Vec<String>) -> Vec<Option<f32>> {
             match v.parse::<f32>() {
                 Ok(x) if x.is_finite() => {
                     let mut x = x;
-                    read(&format!("v1_lambda (layer {l})"), v, V1_LAMBDA_RANGE, &mut x, notices);
+                    read(&crate::tr!("note-v1-lambda-key", layer = l), v, V1_LAMBDA_RANGE, &mut x, notices);
                     Some(x)
                 }
                 _ => {
-                    notices.push(format!("v1_lambda (layer {l}) = {v} is not a number; layer {l} keeps its learnt λ"));
+                    notices.push(crate::tr!("note-v1-lambda-nan", layer = l, raw = v));
                     None
                 }
             }
@@ -221,34 +221,34 @@ impl ModelState {
             match key.as_str() {
                 "model" => match AttentionKind::from_slug(raw) {
                     Some(kind) => s.kind = kind,
-                    None => n.push(format!("model={raw} is not one of {}; showing {}", AttentionKind::ALL.map(AttentionKind::slug).join(", "), s.kind.slug())),
+                    None => n.push(crate::tr!("note-model", raw = raw.as_str(), all = AttentionKind::ALL.map(AttentionKind::slug).join(", "), kind = s.kind.slug())),
                 },
                 "ctx" => {
                     let mut c = s.context;
                     read(key, raw, (CONTEXTS[0], CONTEXTS[2]), &mut c, n);
                     s.context = *CONTEXTS.iter().min_by_key(|x| x.abs_diff(c)).expect("CONTEXTS is not empty");
                     if s.context != c {
-                        n.push(format!("ctx={c} is not offered; using {}", s.context));
+                        n.push(crate::tr!("note-ctx", raw = c.to_string(), context = s.context));
                     }
                 }
                 "depth" if raw == "random" => s.depth = None,
                 "view" => match [View::Compare, View::Single].into_iter().find(|v| v.slug() == raw) {
                     Some(v) => s.view = v,
-                    None => n.push(format!("view={raw} is not compare or single; showing {}", s.view.slug())),
+                    None => n.push(crate::tr!("note-view", raw = raw.as_str(), view = s.view.slug())),
                 },
                 "v1_lambda" => s.v1_lambdas = read_layers(raw, n),
                 "on" => match ComputeOn::ALL.into_iter().find(|c| c.slug() == raw) {
                     Some(c) => s.on = c,
-                    None => n.push(format!("on={raw} is not auto, gpu or cpu; using auto")),
+                    None => n.push(crate::tr!("note-on", raw = raw.as_str())),
                 },
                 "prompt" => match parse_prompt(raw) {
                     Ok(_) => s.text = Some(raw.split_whitespace().collect::<Vec<_>>().join(" ")),
-                    Err(e) => n.push(format!("the prompt in the link was not used ({e}); showing a generated one")),
+                    Err(e) => n.push(crate::tr!("note-prompt", error = e.to_string())),
                 },
                 "v1_norm" => match raw.as_str() {
                     "on" => s.v1_norm = true,
                     "off" => s.v1_norm = false,
-                    _ => n.push(format!("v1_norm={raw} is not on or off; kept on")),
+                    _ => n.push(crate::tr!("note-v1-norm", raw = raw.as_str())),
                 },
                 "v2_scale" | "v2_pin" => {
                     let (mut v, range) = (1.0f32, if key == "v2_scale" { V2_SCALE_RANGE } else { V2_PIN_RANGE });
@@ -258,7 +258,7 @@ impl ModelState {
                 "bits" => match raw.parse::<u32>() {
                     Ok(32) => s.bits = None,
                     Ok(b) if BITS.contains(&b) => s.bits = Some(b),
-                    _ => n.push(format!("bits={raw} is not one of 32, 8, 6, 4; using 32 (f32)")),
+                    _ => n.push(crate::tr!("note-bits", raw = raw.as_str())),
                 },
                 k if AttentionKind::ALL.iter().any(|kind| pick_key(*kind) == k) => {
                     let col = AttentionKind::ALL.iter().position(|kind| pick_key(*kind) == k).expect("matched above");
@@ -272,7 +272,7 @@ impl ModelState {
                 }
                 "seed" => read(key, raw, (0, u32::MAX as u64), &mut s.seed, n),
                 // A row that is not a number leaves the default row, and says so.
-                "row" if raw.trim().parse::<usize>().is_err() => n.push(format!("row={raw} is not a row number; showing the default row")),
+                "row" if raw.trim().parse::<usize>().is_err() => n.push(crate::tr!("note-row-not-number", raw = raw.as_str())),
                 "row" => {
                     let mut row = 0usize;
                     read(key, raw, (0, 4095), &mut row, n);
@@ -284,12 +284,12 @@ impl ModelState {
                         read(key, raw, (knob.min, knob.max), &mut v, n);
                         (knob.put)(&mut s, v);
                     }
-                    None => n.push(format!("unknown setting `{key}` ignored")),
+                    None => n.push(crate::tr!("note-unknown", key = key.as_str())),
                 },
             }
         }
         if s.queries > s.needles {
-            notices.push(format!("r={} queries need as many needles (n={}); set to {}", s.queries, s.needles, s.needles));
+            notices.push(crate::tr!("note-queries", queries = s.queries, needles = s.needles));
             s.queries = s.needles;
         }
         // Links made before the compare view named one model and no view: they open on it.
@@ -363,7 +363,7 @@ impl ModelState {
         let slot = &mut self.picks[column_of(kind)];
         let h = (*slot).filter(|h| *h >= heads)?;
         *slot = None;
-        Some(format!("head {h} does not exist in {}; showing its best head", kind.slug()))
+        Some(crate::tr!("note-pick", head = h, kind = kind.slug()))
     }
 
     /// Keeps layer and head inside the loaded model and the picked row inside the
@@ -372,11 +372,11 @@ impl ModelState {
         let mut notes = vec![];
         let (l, h) = (self.layer.min(layers.saturating_sub(1)), self.head.min(heads.saturating_sub(1)));
         if (l, h) != (self.layer, self.head) {
-            notes.push(format!("layer {} / head {} do not exist in this model; showing layer {l}, head {h}", self.layer, self.head));
+            notes.push(crate::tr!("note-layer-head", layer = self.layer, head = self.head, shown_layer = l, shown_head = h));
         }
         (self.layer, self.head) = (l, h);
         if let Some(r) = self.row.filter(|r| *r >= tokens) {
-            notes.push(format!("row {r} is beyond this prompt's {tokens} tokens; showing the “→” row"));
+            notes.push(crate::tr!("note-row-prompt", row = r, tokens = tokens));
             self.row = None;
         }
         notes
