@@ -65,3 +65,17 @@ note-flag = { $key }={ $raw } is not 1 or 0; { $key } is off
 note-control = controls: “{ $name }” is not a control's name
 note-theme = theme={ $raw } is not light or dark; the page follows the system's theme
 note-controls-reduced = controls= only applies with present=1 or embed=1; every control is shown
+
+# Why the page is not on WebGPU, and what went wrong with a worker or the offline copy.
+why-no-navigator-gpu = this browser does not offer WebGPU (navigator.gpu is missing)
+unnamed-adapter = unnamed adapter
+no-reason = no reason given
+device-lost = the GPU device was lost ({ $message })
+worker-could-not-start = a worker could not start: { $error }
+worker-failed-to-start = the worker failed to start
+worker-failed = the worker failed: { $message }
+worker-slow = the worker did not start within { $seconds } s
+worker-gone = the worker went away
+worker-send = the job could not be sent: { $error }
+worker-none = this browser could not start a worker
+offline-file = a file could not be saved

@@ -65,3 +65,17 @@ note-flag = { $key }={ $raw } 不是 1 或 0；{ $key } 已关闭
 note-control = controls：“{ $name }”不是控件的名称
 note-theme = theme={ $raw } 不是 light 或 dark；页面跟随系统的配色
 note-controls-reduced = controls= 只在 present=1 或 embed=1 时生效；显示全部控件
+
+# 页面为什么没有用 WebGPU，以及后台线程或离线副本出了什么问题。
+why-no-navigator-gpu = 这个浏览器不提供 WebGPU（没有 navigator.gpu）
+unnamed-adapter = 未命名的适配器
+no-reason = 未给出原因
+device-lost = GPU 设备丢失了（{ $message }）
+worker-could-not-start = 后台线程无法启动：{ $error }
+worker-failed-to-start = 后台线程启动失败
+worker-failed = 后台线程出错：{ $message }
+worker-slow = 后台线程在 { $seconds } 秒内没有启动
+worker-gone = 后台线程已退出
+worker-send = 任务无法发送：{ $error }
+worker-none = 这个浏览器无法启动后台线程
+offline-file = 有一个文件无法保存

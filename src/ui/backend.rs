@@ -83,23 +83,23 @@ async fn adapter_label_from_js() -> Option<String> {
 /// `backend` to the CPU path with the browser's reason.
 pub async fn detect(backend: RwSignal<Backend>) -> Backend {
     if !navigator_has_gpu() {
-        return Backend::Cpu { reason: "this browser does not offer WebGPU (navigator.gpu is missing)".into(), lost: false };
+        return Backend::Cpu { reason: crate::tr!("why-no-navigator-gpu"), lost: false };
     }
     match GpuContext::request(wgpu::Backends::BROWSER_WEBGPU).await {
         Err(e) => Backend::Cpu { reason: e.to_string(), lost: false },
         Ok(mut ctx) => {
             let adapter = match ctx.adapter_name.trim() {
-                "" => adapter_label_from_js().await.unwrap_or_else(|| "unnamed adapter".into()),
+                "" => adapter_label_from_js().await.unwrap_or_else(|| crate::tr!("unnamed-adapter")),
                 name => name.to_string(),
             };
             ctx.software |= looks_software(&adapter);
             ctx.device.set_device_lost_callback(move |_reason, message| {
                 GPU.with(|g| g.borrow_mut().take());
                 let message = match message.trim().trim_end_matches('.') {
-                    "" => "no reason given".to_string(),
+                    "" => crate::tr!("no-reason"),
                     m => m.to_string(),
                 };
-                backend.set(Backend::Cpu { reason: format!("the GPU device was lost ({message})"), lost: true });
+                backend.set(Backend::Cpu { reason: crate::tr!("device-lost", message = message), lost: true });
             });
             GPU.with(|g| *g.borrow_mut() = Some(Rc::new(ctx)));
             install_lose_device_hook();

@@ -47,7 +47,7 @@ fn container() -> Option<web_sys::ServiceWorkerContainer> {
 }
 
 fn reason(e: wasm_bindgen::JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_else(|| "unknown error".into())
+    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_else(|| tr!("unknown-error"))
 }
 
 /// Registers `sw.js` beside the page and follows it until its files are saved.
@@ -75,7 +75,7 @@ pub fn register() -> ReadSignal<Offline> {
             let watched = installing.clone();
             let gave_up = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
                 if watched.state() == web_sys::ServiceWorkerState::Redundant && state.get_untracked() == Offline::Saving {
-                    set.set(Offline::Failed("a file could not be saved".into()));
+                    set.set(Offline::Failed(tr!("offline-file")));
                 }
             });
             installing.set_onstatechange(Some(gave_up.as_ref().unchecked_ref()));

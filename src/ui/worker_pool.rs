@@ -55,7 +55,7 @@ fn fail(slot_pending: &RefCell<Option<oneshot::Sender<Reply>>>, ready: &RefCell<
 
 impl Slot {
     fn start() -> Result<Slot, String> {
-        let worker = web_sys::Worker::new(SCRIPT).map_err(|e| format!("a worker could not start: {e:?}"))?;
+        let worker = web_sys::Worker::new(SCRIPT).map_err(|e| crate::tr!("worker-could-not-start", error = format!("{e:?}")))?;
         let ready = Rc::new(RefCell::new(ReadyState::Waiting(vec![])));
         let pending: Rc<RefCell<Option<oneshot::Sender<Reply>>>> = Rc::new(RefCell::new(None));
         let dead = Rc::new(RefCell::new(None));
@@ -78,12 +78,12 @@ impl Slot {
         let on_error = Closure::<dyn Fn(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
             e.prevent_default();
             let message = e.message();
-            fail(&p, &r, &d, if message.is_empty() { "the worker failed to start".into() } else { format!("the worker failed: {message}") });
+            fail(&p, &r, &d, if message.is_empty() { crate::tr!("worker-failed-to-start") } else { crate::tr!("worker-failed", message = message) });
         });
         let (r, p, d) = (ready.clone(), pending.clone(), dead.clone());
         let deadline = Closure::once_into_js(move || {
             if matches!(*r.borrow(), ReadyState::Waiting(_)) && d.borrow().is_none() {
-                fail(&p, &r, &d, format!("the worker did not start within {} s", READY_WITHIN_MS / 1000));
+                fail(&p, &r, &d, crate::tr!("worker-slow", seconds = (READY_WITHIN_MS / 1000) as u64));
             }
         });
         if let Some(window) = web_sys::window() {
@@ -106,7 +106,7 @@ impl Slot {
         if let Some(why) = self.dead.borrow().clone() {
             return Err(why);
         }
-        rx.await.unwrap_or_else(|_| Err("the worker went away".into()))
+        rx.await.unwrap_or_else(|_| Err(crate::tr!("worker-gone")))
     }
 
     async fn acquire(&self) {
@@ -139,8 +139,8 @@ impl Slot {
         self.wait_ready().await?;
         let (tx, rx) = oneshot::channel();
         *self.pending.borrow_mut() = Some(tx);
-        self.worker.post_message(&JsValue::from_str(job)).map_err(|e| format!("the job could not be sent: {e:?}"))?;
-        rx.await.unwrap_or_else(|_| Err("the worker went away".into()))
+        self.worker.post_message(&JsValue::from_str(job)).map_err(|e| crate::tr!("worker-send", error = format!("{e:?}")))?;
+        rx.await.unwrap_or_else(|_| Err(crate::tr!("worker-gone")))
     }
 }
 
@@ -207,7 +207,7 @@ impl WorkerPool {
     pub async fn run(&self, jobs: Vec<String>, alive: impl Fn() -> bool + 'static, answer: impl Fn(String) + 'static) -> Leftover {
         let slots = self.slots();
         if slots.is_empty() {
-            return Leftover { jobs, failure: Some("this browser could not start a worker".into()) };
+            return Leftover { jobs, failure: Some(crate::tr!("worker-none")) };
         }
         let queue = Rc::new(RefCell::new(VecDeque::from(jobs)));
         let leftover = Rc::new(RefCell::new(Leftover::default()));

@@ -148,7 +148,7 @@ impl Finish {
         }
         let learnt = models.iter().map(|m| learnt_lambdas(m)).collect();
         let fresh: Vec<&ColumnRun> = cache.iter().enumerate().filter(|(i, r)| previous.get(*i).is_none_or(|p| !Arc::ptr_eq(&p.explained, &r.explained))).map(|(_, r)| r).collect();
-        let mut places: Vec<&str> = fresh.iter().map(|r| r.computed_on.short()).collect();
+        let mut places: Vec<String> = fresh.iter().map(|r| r.computed_on.short()).collect();
         places.sort_unstable();
         places.dedup();
         let reran_on = places.join(&tr!("and"));
