@@ -105,3 +105,5 @@ download = Download
 map-asked-needle = the asked needle “{ $words }”
 figure-keys = key j →
 figure-queries = query i ↓
+chart-download-group = Download { $label }
+legend = Legend

@@ -104,3 +104,5 @@ download = 下载
 map-asked-needle = 被问到的针“{ $words }”
 figure-keys = 键 j →
 figure-queries = 查询 i ↓
+chart-download-group = 下载：{ $label }
+legend = 图例

@@ -10,7 +10,7 @@ import { start, artifact } from './harness.mjs';
  * out the prompt's words: the trained models' vocabulary is English words, which no
  * translation of the page changes. */
 const cjkShare = (page, sel = 'body') => page.evaluate((sel) => {
-  const hidden = [...document.querySelectorAll('.prompt-text')];
+  const hidden = [...document.querySelectorAll('.prompt-text, .panel.prompt, .vocab')];
   for (const el of hidden) el.style.display = 'none';
   const text = document.querySelector(sel).innerText;
   for (const el of hidden) el.style.display = '';
@@ -81,6 +81,24 @@ for (const mode of ['gpu', 'cpu']) {
       assert.equal(await page.getAttribute('#lesson-step', 'data-step'), '9', 'the step stayed');
       assert.match(page.url(), /lang=en/);
       assert.ok(await cjkShare(page) < 0.05, 'the English page has no Chinese left');
+    });
+
+    it('the lab, the explorer and the calculator read as Chinese too', async () => {
+      const pages = [
+        ['#/lab?lang=zh&n=128', () => document.querySelector('#snr-standard')?.dataset.value && document.querySelector('#noise-progress')?.dataset.points > 0, /噪声底实验室/],
+        ['#/model?lang=zh', () => document.querySelector('#model-status')?.textContent.startsWith('已算完') && document.querySelectorAll('.predictions li').length === 3, /模型探索器/],
+        ['#/model?lang=zh&view=single', () => document.querySelector('#model-status')?.textContent.startsWith('已算完') && document.querySelectorAll('#predictions li').length > 0, /模型探索器/],
+        ['#/arch?lang=zh', () => document.querySelectorAll('#arch-table tbody tr').length === 3, /架构计算器/],
+      ];
+      for (const [hash, ready, title] of pages) {
+        const page = await b.open(hash);
+        await page.waitForFunction(ready, null, { timeout: 60_000 });
+        assert.match(await text(page, 'main h2'), title, hash);
+        const share = await cjkShare(page);
+        assert.ok(share >= 0.6, `${hash}: CJK share ${share.toFixed(2)} ≥ 0.60`);
+        if (mode === 'cpu') await page.screenshot({ path: artifact(`zh-${hash.split('?')[0].slice(2)}-${hash.includes('single') ? 'single' : 'main'}.png`), fullPage: true });
+        await page.close();
+      }
     });
 
     it('a link with lang=zh opens in Chinese, and a reload keeps it', async () => {

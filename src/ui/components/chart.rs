@@ -599,7 +599,7 @@ pub fn Chart(
     let text_px = move || fitted.get().map(|f| format!("{:.1}", pens().small * f.dpr / (f.dpr * f.css_w).round() * f.css_w)).unwrap_or_default();
     let legend = move || spec.with(|s| s.as_ref().map(|s| s.series.iter().filter(|s| !s.name.is_empty()).map(|s| (s.name.clone(), s.color, s.dashed)).collect::<Vec<_>>()).unwrap_or_default());
     let has_data = move || frame.with(Option::is_some);
-    let group_label = format!("Download {label}");
+    let group_label = crate::tr!("chart-download-group", label = label.as_str());
     let stem = move || file.map(|f| f.get()).unwrap_or_else(|| format!("difflens-{id}"));
     let export = move |ext: &'static str| {
         let Some(s) = spec.get_untracked() else { return };
@@ -621,14 +621,14 @@ pub fn Chart(
                 data-x-ticks=move || drawn_ticks.with(|t| t.x.join("|")) data-y-ticks=move || drawn_ticks.with(|t| t.y.join("|"))></canvas>
             {overlay.is_some().then(|| view! { <canvas node_ref=top class="chart-overlay" width="560" height="336" aria-hidden="true"></canvas> })}
             <Show when=move || { legend().len() > 1 }>
-                <ul class="chart-legend" aria-label="Legend">
+                <ul class="chart-legend" aria-label=crate::tr!("legend")>
                     {move || legend().into_iter().map(|(name, c, dashed)| view! {
                         <li><span class="swatch" class:dashed=dashed style=format!("color:{}", css(theme::palette().hue(c)))></span>{name}</li>
                     }).collect_view()}
                 </ul>
             </Show>
             <div class="exports" role="group" aria-label=group_label>
-                <span>"Download"</span>
+                <span>{crate::tr!("download")}</span>
                 <button class="export-png" disabled=move || !has_data() on:click=move |_| export("png")>"PNG"</button>
                 <button class="export-svg" disabled=move || !has_data() on:click=move |_| export("svg")>"SVG"</button>
                 <button class="export-csv" disabled=move || !has_data() on:click=move |_| export("csv")>"CSV"</button>
