@@ -83,3 +83,12 @@ gpu-forward-failed = WebGPU forward failed: { $error }
 gpu-forward-compared = WebGPU forward in { $ms } ms: largest |GPU − CPU| logits { $logits } (tolerance { $logits_tolerance }), layer { $layer } head { $head } map { $map } ({ $map_tolerance }).
 lab-verified = largest |GPU − CPU|: A1 { $a1 }, A2 { $a2 }, pooled A1 − λ·A2 { $diff }; SNR relative difference { $snr }. Tolerance { $tolerance } on maps.
 lab-runs-on-cpu = This problem runs on the CPU: { $error }.
+
+# A weights file's problems (the core's errors, said in the language on screen).
+weights-format = { $detail }
+weights-missing = tensor `{ $name }` is missing (expected shape { $expected })
+weights-shape = tensor `{ $name }` has shape { $found }, expected { $expected }
+weights-dtype = tensor `{ $name }` has dtype { $dtype }; DiffLens reads F32, F16 and BF16
+weights-non-finite = tensor `{ $name }` holds a NaN or an infinity
+weights-absent = there is no tensor `{ $name }` (the file holds { $held })
+weights-config = model config: { $detail }

@@ -82,3 +82,12 @@ gpu-forward-failed = WebGPU 前向计算失败：{ $error }
 gpu-forward-compared = WebGPU 前向计算用时 { $ms } 毫秒：logit 的最大 |GPU − CPU| 为 { $logits }（容差 { $logits_tolerance }），第 { $layer } 层第 { $head } 个头的注意力图为 { $map }（{ $map_tolerance }）。
 lab-verified = 最大 |GPU − CPU|：A1 { $a1 }，A2 { $a2 }，池化后的 A1 − λ·A2 { $diff }；信噪比相对差 { $snr }。注意力图的容差为 { $tolerance }。
 lab-runs-on-cpu = 这个问题在 CPU 上运行：{ $error }。
+
+# 权重文件的问题（核心的错误信息，用屏幕上的语言说出来）。
+weights-format = 文件格式有误：{ $detail }
+weights-missing = 缺少张量 `{ $name }`（应有形状 { $expected }）
+weights-shape = 张量 `{ $name }` 的形状是 { $found }，应为 { $expected }
+weights-dtype = 张量 `{ $name }` 的数据类型是 { $dtype }；DiffLens 只读取 F32、F16 和 BF16
+weights-non-finite = 张量 `{ $name }` 含有 NaN 或无穷大
+weights-absent = 没有张量 `{ $name }`（文件中有：{ $held }）
+weights-config = 模型配置：{ $detail }

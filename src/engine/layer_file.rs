@@ -10,6 +10,7 @@ use crate::core::init::{normal_matrix, seeded};
 use crate::core::lambda::lambda_init_for_depth;
 use crate::core::linalg::Mat;
 use crate::core::weights::TensorStore;
+use super::model::weights_message;
 use ndarray::{Axis, Ix2};
 
 /// What the reader says of the layer (the tool's `--kind`, `--heads`, `--kv-heads`, `--depth`).
@@ -48,7 +49,7 @@ pub fn layer_prefixes(store: &TensorStore) -> Vec<String> {
 /// The layer under `prefix` (`None`: the first the file holds) of file `name`; every
 /// problem names the file and, from the loader, the tensor and the shape it expected.
 pub fn load_layer(name: &str, bytes: &[u8], choice: LayerChoice, prefix: Option<&str>) -> Result<LoadedLayer, String> {
-    let store = TensorStore::from_bytes(bytes).map_err(|e| format!("{name}: {e}"))?;
+    let store = TensorStore::from_bytes(bytes).map_err(|e| format!("{name}: {}", weights_message(&e)))?;
     let prefixes = layer_prefixes(&store);
     let prefix = match prefix {
         Some(p) if prefixes.iter().any(|q| q == p) => p.to_string(),
@@ -64,7 +65,7 @@ pub fn load_layer(name: &str, bytes: &[u8], choice: LayerChoice, prefix: Option<
     };
     let shape = AttnShape::new(choice.kind, width, choice.heads, choice.kv_heads, None).map_err(|e| crate::tr!("file-heads-width", error = e.to_string(), heads = choice.heads, width = width))?;
     let v1 = V1Choices { lambda_init: lambda_init_for_depth(choice.depth), pairing: KvPairing::Flash, subln: true };
-    let layer = AttentionLayer::load(&vb, choice.kind, shape, v1).map_err(|e| format!("{name}: {e}"))?;
+    let layer = AttentionLayer::load(&vb, choice.kind, shape, v1).map_err(|e| format!("{name}: {}", weights_message(&e)))?;
     let mut used = TensorStore::default();
     layer.write_to(&mut used, &prefix);
     let ignored = store.ignored(&used);
@@ -78,8 +79,8 @@ pub fn random_x(tokens: usize, width: usize, seed: u64) -> Mat {
 
 /// `x` from file `name`: [T, E] or [1, T, E], E the layer's width, T at most `MAX_TOKENS`.
 pub fn read_x(name: &str, bytes: &[u8], width: usize) -> Result<Mat, String> {
-    let store = TensorStore::from_bytes(bytes).map_err(|e| format!("{name}: {e}"))?;
-    let x = store.scope("").any("x").map_err(|e| format!("{name}: {e}"))?;
+    let store = TensorStore::from_bytes(bytes).map_err(|e| format!("{name}: {}", weights_message(&e)))?;
+    let x = store.scope("").any("x").map_err(|e| format!("{name}: {}", weights_message(&e)))?;
     let shape = x.shape().to_vec();
     let x = match shape.len() {
         3 if shape[0] == 1 => x.index_axis_move(Axis(0), 0),

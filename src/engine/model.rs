@@ -8,7 +8,7 @@ use crate::core::init::seeded;
 pub use crate::core::model::ForwardOptions;
 use crate::core::model::ModelOutput;
 use crate::core::retrieval::{self, PromptSpec};
-use crate::core::weights::TensorStore;
+use crate::core::weights::{TensorStore, WeightsError};
 use crate::state::model_state::{AttentionKind, ModelState};
 use super::evidence::{Magnitudes, Net, NetWeights};
 use serde::Deserialize;
@@ -86,7 +86,7 @@ pub const USER_MODEL_LIMITS: [(&str, usize); 5] = [("n_layers", 64), ("dim", 409
 /// shape it expected).
 pub fn load_user_model(config_name: &str, config: &[u8], weights_name: &str, weights: &[u8]) -> Result<Model, String> {
     let text = std::str::from_utf8(config).map_err(|_| tr!("not-text", name = config_name))?;
-    let cfg = ModelConfig::from_json(text).map_err(|e| format!("{config_name}: {e}"))?;
+    let cfg = ModelConfig::from_json(text).map_err(|e| format!("{config_name}: {}", weights_message(&e)))?;
     let values = [cfg.n_layers, cfg.dim, cfg.n_heads, cfg.ffn_hidden, cfg.vocab_size];
     if let Some(((field, max), value)) = USER_MODEL_LIMITS.iter().zip(values).find(|((_, max), v)| v > max) {
         return Err(tr!("config-too-big", name = config_name, field = field, value = value.to_string(), max = max.to_string()));
@@ -96,8 +96,24 @@ pub fn load_user_model(config_name: &str, config: &[u8], weights_name: &str, wei
 
 /// A checkpoint file into a model; any malformed or mismatched file is an error message.
 pub fn load_checkpoint(config: &ModelConfig, bytes: &[u8]) -> Result<Model, String> {
-    let store = TensorStore::from_bytes(bytes).map_err(|e| e.to_string())?;
-    Model::load(config.clone(), &store).map_err(|e| e.to_string())
+    let store = TensorStore::from_bytes(bytes).map_err(|e| weights_message(&e))?;
+    Model::load(config.clone(), &store).map_err(|e| weights_message(&e))
+}
+
+/// What is wrong with a weights file or a config, in the language on screen: the core's
+/// errors are English and structured, so each kind is said here (a safetensors parse
+/// error's and a config's own detail stay as the core wrote them).
+pub fn weights_message(e: &WeightsError) -> String {
+    let shape = |s: &Vec<usize>| format!("{s:?}");
+    match e {
+        WeightsError::Format(detail) => tr!("weights-format", detail = detail),
+        WeightsError::Missing { name, expected } => tr!("weights-missing", name = name, expected = shape(expected)),
+        WeightsError::Shape { name, expected, found } => tr!("weights-shape", name = name, expected = shape(expected), found = shape(found)),
+        WeightsError::Dtype { name, dtype } => tr!("weights-dtype", name = name, dtype = dtype),
+        WeightsError::NonFinite { name } => tr!("weights-non-finite", name = name),
+        WeightsError::Absent { name, held } => tr!("weights-absent", name = name, held = held),
+        WeightsError::Config(detail) => tr!("weights-config", detail = detail),
+    }
 }
 
 /// The prompt a state describes (seeded: the same link, the same prompt). Needles get
@@ -287,7 +303,7 @@ impl Explained {
 
 /// `explain` for a given prompt and options.
 pub fn explain_prompt(model: &Model, prompt: Prompt, opts: &ForwardOptions) -> Result<Explained, String> {
-    let output = model.forward(&prompt.tokens, opts).map_err(|e| e.to_string())?;
+    let output = model.forward(&prompt.tokens, opts).map_err(|e| weights_message(&e))?;
     Ok(explained_of(prompt, output, opts.lambda.clone()))
 }
 
