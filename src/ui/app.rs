@@ -23,6 +23,7 @@ pub fn App() -> impl IntoView {
     let offline = super::offline::register();
     theme::provide(router.theme.into());
     let lang = language::provide(router.lang.into());
+    super::pages::kept::Kept::provide();
     let page = Memo::new(move |_| router.asked.with(|r| r.page));
     let display = Memo::new(move |_| router.asked.with(|r| r.display.clone()));
     let reduced = Memo::new(move |_| display.with(|d| d.reduced()));

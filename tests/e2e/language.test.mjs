@@ -113,6 +113,36 @@ for (const mode of ['gpu', 'cpu']) {
   });
 }
 
+describe('languages: what the reader loaded from disk stays (CPU mode)', () => {
+  let b;
+  before(async () => { b = await start('cpu'); });
+  after(async () => {
+    assert.deepEqual(b.errors, [], 'no console errors');
+    await b.stop();
+  });
+
+  it('a switch of language keeps your own model and a layer file on screen', async () => {
+    const models = new URL('../../www/models/', import.meta.url).pathname;
+    const page = await b.open('#/model?view=single&model=baseline');
+    await page.waitForFunction(() => document.querySelector('#model-status')?.textContent.startsWith('Computed'), null, { timeout: 30_000 });
+    await page.click('#own-model summary');
+    await page.setInputFiles('#own-files', [`${models}diff_v1/config.json`, `${models}diff_v1/step-03200.safetensors`]);
+    await page.waitForSelector('#model-a2');
+    await page.click('#own-layer summary');
+    await page.setInputFiles('#layer-file', `${models}diff_v1/step-03200.safetensors`);
+    await page.waitForFunction(() => /^Opened layers\.0\.attn/.test(document.querySelector('#layer-message')?.textContent ?? ''));
+    await page.selectOption('#layer-prefix', 'layers.2.attn');
+    await page.waitForFunction(() => /^Opened layers\.2\.attn/.test(document.querySelector('#layer-message')?.textContent ?? ''));
+    await page.selectOption('#lang-select', 'zh');
+    await page.waitForFunction(() => document.querySelector('main h2')?.textContent === '模型探索器');
+    // Still the reader's model (a DIFF model: A2 is there), named in Chinese, and the layer.
+    await page.waitForFunction(() => /^你的模型（step-03200\.safetensors \+ config\.json）$/.test(document.querySelector('#model-kind')?.selectedOptions[0]?.textContent ?? ''));
+    await page.waitForSelector('#model-a2');
+    await page.waitForFunction(() => /^已打开 step-03200\.safetensors 中的 layers\.2\.attn：diff_v1，2 个头/.test(document.querySelector('#layer-message')?.textContent ?? ''));
+    assert.equal(await page.inputValue('#layer-prefix'), 'layers.2.attn', 'the layer the reader picked stays');
+  });
+});
+
 describe('languages: the browser\'s choice (CPU mode)', () => {
   let b;
   before(async () => { b = await start('cpu', { locale: 'zh-CN' }); });

@@ -67,11 +67,25 @@ impl Settings {
     }
 }
 
+/// The layer's file, its `x` and the reader's settings (kept above the page: `Kept`).
+#[derive(Clone, Copy)]
+pub struct LayerKept {
+    layer_file: RwSignal<Picked>,
+    x_file: RwSignal<Picked>,
+    settings: Settings,
+    head: RwSignal<usize>,
+}
+
+impl LayerKept {
+    pub fn new() -> Self {
+        let settings = Settings { kind: RwSignal::new(AttentionKind::DiffV1), heads: RwSignal::new(2), depth: RwSignal::new(0), prefix: RwSignal::new(None), tokens: RwSignal::new(32), seed: RwSignal::new(1) };
+        LayerKept { layer_file: RwSignal::new(None), x_file: RwSignal::new(None), settings, head: RwSignal::new(0) }
+    }
+}
+
 #[component]
 pub fn LayerView() -> impl IntoView {
-    let (layer_file, x_file) = (RwSignal::new(None as Picked), RwSignal::new(None as Picked));
-    let settings = Settings { kind: RwSignal::new(AttentionKind::DiffV1), heads: RwSignal::new(2), depth: RwSignal::new(0), prefix: RwSignal::new(None), tokens: RwSignal::new(32), seed: RwSignal::new(1) };
-    let head = RwSignal::new(0usize);
+    let LayerKept { layer_file, x_file, settings, head } = super::kept::Kept::get().layer;
     let shown = RwSignal::new(None::<Result<Arc<Shown>, String>>);
     Effect::new(move |_| {
         let Some(file) = layer_file.get() else { return };

@@ -3,6 +3,7 @@ pub mod bench;
 mod compare;
 mod evidence;
 mod explorer;
+pub mod kept;
 pub mod lab;
 mod lesson_figures;
 mod lesson_models;

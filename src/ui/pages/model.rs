@@ -6,7 +6,8 @@ use super::super::backend::Backend;
 use super::super::components::notice::{NoticeBar, StateNotes};
 use super::super::route::{Page, Router};
 use super::compare::CompareView;
-use super::explorer::{kind_title, options, Library};
+use super::explorer::{kind_title, options};
+use super::kept::Kept;
 use super::own_model::OwnModel;
 use super::single::SingleView;
 use crate::state::model_state::{AttentionKind, ComputeOn, Knob, ModelState, View, BITS, CHECKPOINT, CONTEXTS, DEPTH, NEEDLES, QUERIES};
@@ -34,7 +35,7 @@ fn linked_state(router: Router) -> (RwSignal<ModelState>, StateNotes<ModelState>
 #[component]
 pub fn ModelPage(backend: RwSignal<Backend>) -> impl IntoView {
     let (state, notes) = linked_state(Router::get());
-    let library = Library::new();
+    let library = Kept::get().library;
     let view_kind = Memo::new(move |_| state.with(|s| s.view));
     let switch = move |v: View| move |_| state.update(|s| s.view = v);
     view! {

@@ -39,7 +39,7 @@ async fn load(files: Vec<web_sys::File>) -> Result<(crate::engine::model::Model,
 #[component]
 pub fn OwnModelPanel(library: Library, own: RwSignal<Option<OwnModel>>) -> impl IntoView {
     let message = RwSignal::new(None::<(bool, String)>);
-    let loads = StoredValue::new(0u64);
+    let loads = super::kept::Kept::get().own_loads;
     let take = move |files: Vec<web_sys::File>| {
         message.set(Some((false, tr!("own-reading"))));
         leptos::task::spawn_local(async move {

@@ -9,7 +9,8 @@ use super::super::components::notice::StateNotes;
 use super::explorer::{cell_text, kind_title, EditablePrompt, Library, PromptEditor, Status, StatusLine};
 use super::model::ModelControls;
 use super::layer_view::LayerView;
-use super::own_model::{OwnModel, OwnModelPanel};
+use super::own_model::OwnModelPanel;
+use super::kept::Kept;
 use crate::engine::columns::plan_columns;
 use crate::engine::model::{render, word, ColumnRun, Explained, LambdaTrace, RowSummary};
 use crate::engine::placement::Placement;
@@ -113,7 +114,7 @@ fn explain_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
 pub fn SingleView(backend: RwSignal<Backend>, state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library) -> impl IntoView {
     let status = RwSignal::new(Status::Loading(tr!("loading-model")));
     let loaded = RwSignal::new(None::<ModelKey>);
-    let own = RwSignal::new(None::<OwnModel>);
+    let own = Kept::get().own;
     // The reader's model while one is loaded, else the state's shipped model.
     let which = Memo::new(move |_| own.with(|o| o.as_ref().map(|o| (o.key.clone(), 0))).unwrap_or_else(|| state.with(|s| (s.kind.slug().to_string(), s.checkpoint))));
     // The card names its checkpoints; until it has arrived, say which one of five.
