@@ -6,7 +6,7 @@
 use super::arch::{count, difference, ArchConfig, Variant};
 use super::evidence::Net;
 use super::lab::{lambda_init_for_depth, LabRun, NoiseMassPoint, SnrPoint};
-use super::model::Explained;
+use super::model::{signed_lambda, Explained};
 use crate::core::attention::LambdaTrace;
 use crate::core::retrieval::word;
 use crate::state::model_state::AttentionKind;
@@ -47,10 +47,6 @@ pub fn sig3(v: f64) -> String {
         _ => format!("{v:.2}"),
     }
     .replace('-', "−")
-}
-
-fn lam(l: f32) -> String {
-    format!("{l:.2}").replace('-', "−")
 }
 
 /// How a quantity moved: the catalogue's word for "rises", "falls" or "stays about the same".
@@ -174,7 +170,7 @@ impl SubtractFacts {
     pub fn sentence(&self) -> String {
         tr!(
             "facts-subtract",
-            lambda = lam(self.lambda),
+            lambda = signed_lambda(self.lambda),
             sum = format!("{:.3}", self.row_sum),
             rest = format!("{:.3}", 1.0 - self.lambda as f64),
             noise_change = change(self.noise_standard, self.noise_diff),
@@ -219,7 +215,7 @@ impl ChooseFacts {
             best_snr = sig3(self.best.snr),
             gain = sig3(self.gain()),
             standard = sig3(self.standard),
-            lambda = lam(self.lambda),
+            lambda = signed_lambda(self.lambda),
             snr = sig3(self.at_lambda),
             end = format!("{:.2}", self.at_end.x),
             end_snr = sig3(self.at_end.snr)
@@ -350,7 +346,7 @@ impl ModelFacts {
 pub fn negative_lambda_note(models: &[ModelFacts]) -> Option<String> {
     let v1 = models.iter().find(|m| m.kind == AttentionKind::DiffV1)?;
     let l = v1.first_lambda.filter(|l| *l < 0.0)?;
-    Some(tr!("facts-negative-lambda", lambda = lam(l)))
+    Some(tr!("facts-negative-lambda", lambda = signed_lambda(l)))
 }
 
 #[cfg(test)]

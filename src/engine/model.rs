@@ -264,8 +264,8 @@ pub fn lambda_sentence(x: &Explained, layer: usize) -> String {
 }
 
 /// A λ with a true minus sign (the page's typography), two decimals.
-fn signed_lambda(l: f32) -> String {
-    if l < 0.0 { format!("−{:.2}", -l) } else { format!("{l:.2}") }
+pub fn signed_lambda(l: f32) -> String {
+    format!("{l:.2}").replace('-', "−")
 }
 
 impl Explained {

@@ -1,8 +1,9 @@
 //! The page's language: the one the link or the header's choice names (`lang=`), else the
 //! browser's (`navigator.languages`). The shell draws the page again when it changes
-//! ([`super::app`]); what the reader loaded from disk lives above that, in [`Kept`].
+//! ([`super::app`], which also sets the language every lookup uses); what the reader
+//! loaded from disk lives above that (`pages::kept`).
 
-use crate::i18n::{self, Lang};
+use crate::i18n::Lang;
 use crate::tr;
 use leptos::prelude::*;
 
@@ -18,18 +19,15 @@ pub fn resolve(chosen: Option<Lang>) -> Lang {
     chosen.unwrap_or_else(|| Lang::preferred(browser_tags().iter().map(String::as_str)))
 }
 
-/// Resolves `chosen`, makes it the language of every lookup and puts it on
-/// `<html lang>` (fonts, screen readers).
+/// Resolves `chosen` and puts it on `<html lang>` (fonts, screen readers).
 pub fn provide(chosen: Signal<Option<Lang>>) -> Memo<Lang> {
     let lang = Memo::new(move |_| resolve(chosen.get()));
     Effect::new(move |_| {
         let l = lang.get();
-        i18n::set(l);
         if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
             let _ = root.set_attribute("lang", l.tag());
         }
     });
-    i18n::set(lang.get_untracked());
     lang
 }
 
