@@ -2,7 +2,7 @@
 //! every loader error path, and that no malformed file panics.
 
 mod common;
-use difflens::core::attention::MapRequest;
+use difflens::core::attention::{LambdaOverride, MapRequest};
 use difflens::core::config::{AttentionKind, ModelConfig};
 use difflens::core::model::{ForwardOptions, Model};
 use difflens::core::weights::{TensorStore, WeightsError};
@@ -151,4 +151,47 @@ fn tied_embeddings_need_no_lm_head() {
     let store = model.to_store();
     assert!(store.get("lm_head.weight").is_none());
     assert!(Model::load(cfg, &store).is_ok());
+}
+
+/// A pass resumed from block `from` after a λ moved there equals a whole pass with the
+/// new λ, bit for bit (the same operations on the same inputs), maps and all; the
+/// blocks below keep what they had.
+#[test]
+fn a_pass_resumed_at_the_moved_layer_equals_a_whole_pass() {
+    let cfg = ModelConfig { n_layers: 3, ..config(AttentionKind::DiffV1) };
+    let model = Model::random(cfg, 11).unwrap();
+    let opts = |lambda: Vec<Option<f32>>| ForwardOptions { maps: MapRequest::All, keep_logits: true, lambda: LambdaOverride::PerLayer(lambda), ..Default::default() };
+    let earlier = model.forward(&TOKENS, &opts(vec![])).unwrap();
+    assert_eq!(earlier.residuals.len(), 3, "the CPU pass keeps the stream entering each block");
+    for from in 0..3 {
+        let mut moved = vec![None; 3];
+        moved[from] = Some(-0.7);
+        let whole = model.forward(&TOKENS, &opts(moved.clone())).unwrap();
+        let resumed = model.resume(&earlier, from, &opts(moved)).unwrap();
+        assert_eq!(resumed.logits, whole.logits, "from block {from}");
+        assert_ne!(resumed.logits, earlier.logits, "the moved λ changes the logits");
+        for (r, w) in resumed.layers.iter().zip(&whole.layers) {
+            assert_eq!(r.lambda, w.lambda);
+            assert_eq!(r.hidden, w.hidden);
+            for (a, b) in r.maps.iter().zip(&w.maps) {
+                assert_eq!((&a.a1, &a.a2, &a.diff, &a.logits1, &a.logits2), (&b.a1, &b.a2, &b.diff, &b.logits1, &b.logits2));
+            }
+        }
+        assert_eq!(resumed.residuals, whole.residuals);
+    }
+    assert!(model.resume(&earlier, 3, &opts(vec![])).is_none(), "there is no block 3");
+    let without = difflens::core::model::ModelOutput { residuals: vec![], ..earlier };
+    assert!(model.resume(&without, 1, &opts(vec![])).is_none(), "a pass that kept no stream (the GPU's) cannot be resumed");
+}
+
+#[test]
+fn the_first_layer_whose_lambda_differs() {
+    use LambdaOverride::*;
+    assert_eq!(Learnt.first_difference(&PerLayer(vec![None, Some(1.0)]), 3), Some(1));
+    assert_eq!(PerLayer(vec![None, Some(1.0)]).first_difference(&PerLayer(vec![None, Some(1.5), Some(2.0)]), 3), Some(1));
+    assert_eq!(PerLayer(vec![None, None, Some(2.0)]).first_difference(&PerLayer(vec![None, None, Some(2.5)]), 3), Some(2));
+    assert_eq!(Learnt.first_difference(&PerLayer(vec![None, None]), 3), None, "no λ set is the learnt λ");
+    assert_eq!(Learnt.first_difference(&Scale(0.5), 3), Some(0), "a factor moves every layer");
+    assert_eq!(Constant(0.0).first_difference(&Constant(0.0), 3), None);
+    assert_eq!(Constant(0.0).first_difference(&Constant(1.0), 3), Some(0));
 }

@@ -1,6 +1,7 @@
 //! The core's softmax and its exponential against f64.
 
-use difflens::core::softmax::{apply_mask, exp_shifted, softmax_rows};
+use difflens::core::softmax::{apply_mask, exp_f32, exp_shifted, softmax_rows};
+use difflens::core::swiglu::swish;
 use ndarray::Array2;
 
 fn ulps(a: f32, b: f32) -> u32 {
@@ -26,6 +27,40 @@ fn exp_shifted_is_within_two_ulp_over_its_range() {
     assert_eq!(exp_shifted(-1000.0), 0.0);
     assert_eq!(exp_shifted(-87.5), 0.0, "below a normal f32: zero");
     assert!(exp_shifted(-86.9) > 0.0);
+}
+
+/// Every 1/4096 between −87 and 88: within two ulp of f64's exp; beyond, 0 and e^88.
+#[test]
+fn exp_f32_is_within_two_ulp_from_minus_87_to_88() {
+    let mut worst = (0u32, 0.0f32);
+    for k in -(87 * 4096)..=(88 * 4096) {
+        let x = k as f32 / 4096.0;
+        let d = ulps(exp_f32(x), (x as f64).exp() as f32);
+        if d > worst.0 {
+            worst = (d, x);
+        }
+    }
+    assert!(worst.0 <= 2, "{} ulp at x = {}", worst.0, worst.1);
+    assert_eq!(exp_f32(0.0), 1.0);
+    assert_eq!(exp_f32(-100.0), 0.0);
+    assert_eq!(exp_f32(1000.0), (88.0f64).exp() as f32, "saturates instead of overflowing");
+    assert!(exp_f32(f32::INFINITY).is_finite());
+}
+
+/// SwiGLU's swish against f64's z·σ(z): within 1e-6 relative where it is not tiny, and
+/// within 1e-30 absolute far on the negative side (where f64 gives a denormal or 0).
+#[test]
+fn swish_matches_f64() {
+    for k in -(120 * 64)..=(120 * 64) {
+        let z = k as f32 / 64.0;
+        let want = z as f64 / (1.0 + (-(z as f64)).exp());
+        let got = swish(z) as f64;
+        if want.abs() > 1e-30 {
+            assert!(((got - want) / want).abs() < 1e-6, "swish({z}) = {got}, f64 {want}");
+        } else {
+            assert!((got - want).abs() < 1e-30, "swish({z}) = {got}, f64 {want}");
+        }
+    }
 }
 
 /// Masked random rows (a causal block starting at query 3): each weight within 1e-6 of

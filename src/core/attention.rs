@@ -75,6 +75,23 @@ pub enum LambdaOverride {
 }
 
 impl LambdaOverride {
+    /// The first of `layers` layers whose λ differs between `self` and `other` (`None`:
+    /// the same everywhere). A factor or a constant changes every layer.
+    pub fn first_difference(&self, other: &Self, layers: usize) -> Option<usize> {
+        let per_layer = |o: &Self, l: usize| match o {
+            LambdaOverride::Learnt => Some(None),
+            LambdaOverride::PerLayer(v) => Some(v.get(l).copied().flatten()),
+            _ => None,
+        };
+        if self == other {
+            return None;
+        }
+        (0..layers).find(|&l| match (per_layer(self, l), per_layer(other, l)) {
+            (Some(a), Some(b)) => a.map(f32::to_bits) != b.map(f32::to_bits),
+            _ => true,
+        })
+    }
+
     /// The λ of `layer` whose learnt value is `learnt`.
     pub fn apply(&self, layer: usize, learnt: f32) -> f32 {
         match self {

@@ -83,6 +83,9 @@ pub struct ModelOutput {
     /// `[T, vocab]`.
     pub logits: Mat,
     pub layers: Vec<LayerTrace>,
+    /// The residual stream entering each block (`[T, E]`), where the pass kept it (the
+    /// CPU core does, the GPU path does not): [`Model::resume`] starts from it.
+    pub residuals: Vec<Mat>,
 }
 
 /// Mean, RMS and outlier statistics of a hidden state (`[T, E]`).
@@ -179,10 +182,27 @@ impl Model {
     }
 
     /// The forward pass from embeddings `[T, E]`.
-    pub fn forward_embedded(&self, mut h: Mat, opts: &ForwardOptions) -> ModelOutput {
+    pub fn forward_embedded(&self, h: Mat, opts: &ForwardOptions) -> ModelOutput {
+        self.forward_blocks(h, 0, Vec::with_capacity(self.blocks.len()), Vec::with_capacity(self.blocks.len()), opts)
+    }
+
+    /// `earlier`'s pass again from block `from` on, with `opts`; the blocks before it are
+    /// taken as they were. Equal to a whole pass with `opts` when `opts` asks nothing
+    /// else of those blocks (a V1 λ moved in block `from` or later: what a λ drag does,
+    /// so it need not recompute the layers below the slider). `None` when `earlier` did
+    /// not keep its residual stream or has no block `from`.
+    pub fn resume(&self, earlier: &ModelOutput, from: usize, opts: &ForwardOptions) -> Option<ModelOutput> {
+        let h = earlier.residuals.get(from)?.clone();
+        let layers = earlier.layers.get(..from)?.to_vec();
+        Some(self.forward_blocks(h, from, layers, earlier.residuals[..from].to_vec(), opts))
+    }
+
+    /// Blocks `from..` on the residual stream `h`, after the `layers` and `residuals`
+    /// of the blocks before.
+    fn forward_blocks(&self, mut h: Mat, from: usize, mut layers: Vec<LayerTrace>, mut residuals: Vec<Mat>, opts: &ForwardOptions) -> ModelOutput {
         let attn_opts = self.attention_options(opts);
-        let mut layers = Vec::with_capacity(self.blocks.len());
-        for (i, block) in self.blocks.iter().enumerate() {
+        for (i, block) in self.blocks.iter().enumerate().skip(from) {
+            residuals.push(h.clone());
             let mut a_in = h.clone();
             block.attn_norm.apply(a_in.view_mut());
             let attn = block.attn.forward(&a_in.view(), &attn_opts, i);
@@ -193,7 +213,7 @@ impl Model {
             layers.push(LayerTrace { lambda: attn.lambda, maps: attn.maps, hidden: hidden_stats(&h) });
         }
         self.norm.apply(h.view_mut());
-        ModelOutput { logits: linear(&h.view(), &self.lm_head.view()), layers }
+        ModelOutput { logits: linear(&h.view(), &self.lm_head.view()), layers, residuals }
     }
 
     /// Writes the model in the documented naming (what the trainer ships).

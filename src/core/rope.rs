@@ -26,11 +26,13 @@ impl Rope {
     pub fn apply(&self, mut x: ArrayViewMut2<f32>, head_dim: usize) {
         assert!(head_dim % 2 == 0, "RoPE needs an even head size, got {head_dim}");
         let inv_freq = inv_freq(self.theta, head_dim);
+        // A position's angles are the same for every head: computed once per row.
+        let mut angles = vec![(0.0f32, 0.0f32); inv_freq.len()];
         for (pos, mut row) in x.rows_mut().into_iter().enumerate() {
             let row = row.as_slice_mut().expect("activations are row-major");
+            angles.iter_mut().zip(&inv_freq).for_each(|(a, f)| *a = (pos as f32 * f).sin_cos());
             for head in row.chunks_exact_mut(head_dim) {
-                for (i, f) in inv_freq.iter().enumerate() {
-                    let (sin, cos) = (pos as f32 * f).sin_cos();
+                for (i, &(sin, cos)) in angles.iter().enumerate() {
                     let (a, b) = (head[2 * i], head[2 * i + 1]);
                     head[2 * i] = a * cos - b * sin;
                     head[2 * i + 1] = a * sin + b * cos;

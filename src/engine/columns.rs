@@ -25,10 +25,22 @@ pub struct ColumnRun {
 }
 
 /// One column's work for a state: the previous run if its key is unchanged, else a
-/// forward pass to make.
+/// forward pass to make: on the CPU core from the first layer whose λ moved, when
+/// nothing else changed since the previous run there (a λ drag).
 pub struct ColumnJob {
     key: RunKey,
     kept: Option<ColumnRun>,
+    resume: Option<(Arc<Explained>, usize)>,
+}
+
+/// Where `key`'s pass may start over `previous`'s: the first layer whose λ differs, when
+/// that is all that differs and the previous pass ran on the CPU core as asked.
+fn resumable(previous: &ColumnRun, key: &RunKey, layers: usize) -> Option<(Arc<Explained>, usize)> {
+    let (old, new) = (&previous.key, key);
+    let same_else = old.0 == new.0 && old.1 == new.1 && old.2 == new.2 && old.4 == new.4 && ForwardOptions { lambda: new.3.lambda.clone(), ..old.3.clone() } == new.3;
+    let on_cpu = !new.4.on_gpu() && previous.computed_on == previous.key.4;
+    let from = old.3.lambda.first_difference(&new.3.lambda, layers)?;
+    (same_else && on_cpu && from > 0).then(|| (previous.explained.clone(), from))
 }
 
 /// The state's prompt and each of `models`' jobs, placed as `places` says.
@@ -40,13 +52,19 @@ pub fn plan_columns(models: &[&Model], state: &ModelState, previous: &[ColumnRun
         .map(|(i, (m, place))| {
             let key = (state.text.clone(), prompt_spec(state), state.seed, forward_options(state, m.config.attention), place.clone());
             let kept = previous.get(i).filter(|p| p.key == key).cloned();
-            ColumnJob { key, kept }
+            let resume = previous.get(i).filter(|_| kept.is_none()).and_then(|p| resumable(p, &key, m.blocks.len()));
+            ColumnJob { key, kept, resume }
         })
         .collect();
     (prompt_for(state), jobs)
 }
 
 impl ColumnJob {
+    /// The layer a CPU pass starts from (0: the whole model).
+    pub fn starts_at(&self) -> usize {
+        self.resume.as_ref().map_or(0, |(_, from)| *from)
+    }
+
     /// A forward pass on WebGPU is still to be made.
     pub fn needs_gpu(&self) -> bool {
         self.kept.is_none() && self.key.4.on_gpu()
@@ -57,7 +75,11 @@ impl ColumnJob {
         if let Some(kept) = self.kept {
             return Ok(kept);
         }
-        let explained = Arc::new(explain_prompt(model, prompt.clone(), &self.key.3)?);
+        let resumed = self.resume.as_ref().and_then(|(earlier, from)| model.resume(&earlier.output, *from, &self.key.3));
+        let explained = Arc::new(match resumed {
+            Some(output) => explained_of(prompt.clone(), output, self.key.3.lambda.clone()),
+            None => explain_prompt(model, prompt.clone(), &self.key.3)?,
+        });
         let computed_on = computed_on.unwrap_or_else(|| self.key.4.clone());
         Ok(ColumnRun { key: self.key, explained, computed_on })
     }
@@ -87,4 +109,53 @@ pub fn explain_each(models: &[&Model], state: &ModelState, previous: &[ColumnRun
     let places = vec![Placement::Cpu { why: crate::tr!("why-this-page") }; models.len()];
     let (prompt, jobs) = plan_columns(models, state, previous, &places);
     jobs.into_iter().zip(models).map(|(job, m)| job.run_on_cpu(m, &prompt, None)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::model::{load_checkpoint, CardInfo};
+    use crate::state::model_state::{AttentionKind, V2Lambda};
+
+    fn shipped(kind: AttentionKind) -> Model {
+        let dir = format!("{}/www/models/{}", env!("CARGO_MANIFEST_DIR"), kind.slug());
+        let card = CardInfo::parse(&std::fs::read_to_string(format!("{dir}/card.json")).unwrap()).unwrap();
+        let last = card.checkpoints.last().unwrap();
+        load_checkpoint(&card.config, &std::fs::read(format!("{dir}/{}", last.file)).unwrap()).unwrap()
+    }
+
+    /// A λ drag in layer `l` of DIFF V1 reruns V1 from layer `l` (the others are kept),
+    /// and what it shows equals a fresh pass of the whole model.
+    #[test]
+    fn a_lambda_drag_reruns_from_the_moved_layer_and_equals_a_fresh_pass() {
+        let models: Vec<Model> = AttentionKind::ALL.iter().map(|k| shipped(*k)).collect();
+        let refs: Vec<&Model> = models.iter().collect();
+        let cpu = vec![Placement::Cpu { why: "test".into() }; 3];
+        let mut state = ModelState::default();
+        let (prompt, jobs) = plan_columns(&refs, &state, &[], &cpu);
+        let mut previous: Vec<ColumnRun> = jobs.into_iter().zip(&refs).map(|(j, m)| j.run_on_cpu(m, &prompt, None).unwrap()).collect();
+        for (layer, value, starts) in [(1, 2.0, 1), (2, -0.5, 2), (1, 0.0, 1), (0, 1.5, 0)] {
+            state.set_v1_lambda(layer, Some(value));
+            let (prompt, jobs) = plan_columns(&refs, &state, &previous, &cpu);
+            assert_eq!(jobs.iter().map(ColumnJob::starts_at).collect::<Vec<_>>(), [0, starts, 0], "layer {layer}");
+            let runs: Vec<ColumnRun> = jobs.into_iter().zip(&refs).map(|(j, m)| j.run_on_cpu(m, &prompt, None).unwrap()).collect();
+            assert!(Arc::ptr_eq(&runs[0].explained, &previous[0].explained) && Arc::ptr_eq(&runs[2].explained, &previous[2].explained), "the other models are kept");
+            let fresh = explain_each(&refs, &state, &[]).unwrap();
+            let (got, want) = (&runs[1].explained, &fresh[1].explained);
+            assert_eq!(got.output.logits, want.output.logits, "layer {layer} → {value}");
+            assert_eq!(got.predictions, want.predictions);
+            assert_eq!(got.net, want.net);
+            assert_eq!(got.magnitudes, want.magnitudes);
+            for (a, b) in got.output.layers.iter().zip(&want.output.layers) {
+                assert_eq!(a.lambda, b.lambda);
+                assert!(a.maps.iter().zip(&b.maps).all(|(x, y)| x.a1 == y.a1 && x.diff == y.diff));
+            }
+            previous = runs;
+        }
+        // Any other change (here V2's λ and a new seed) reruns from the first layer.
+        state.v2_lambda = V2Lambda::Scale(0.5);
+        state.seed += 1;
+        let (_, jobs) = plan_columns(&refs, &state, &previous, &cpu);
+        assert!(jobs.iter().all(|j| j.starts_at() == 0));
+    }
 }

@@ -12,6 +12,7 @@ use super::params::{CombineParams, ElementwiseOp, ElementwiseParams, MatmulParam
 use super::readback::read_many;
 use super::sizes::WG_1D;
 use super::softmax::{Softmax, SoftmaxParams};
+use super::layout::RowLayout;
 use crate::core::attention::{AttentionLayer, HeadMaps, LambdaOverride, LambdaTrace, MapRequest};
 use crate::core::config::ModelConfig;
 use crate::core::diff_v1::SUBLN_EPS;
@@ -72,12 +73,17 @@ fn upload_mat(ctx: &GpuContext, label: &str, m: &Mat) -> wgpu::Buffer {
 }
 
 impl GpuModel {
-    /// Uploads every weight once.
+    /// Uploads every weight once; the softmax in the layout the adapter prefers.
     pub fn new(ctx: &GpuContext, model: &Model) -> Self {
+        Self::with_layout(ctx, model, RowLayout::preferred(ctx))
+    }
+
+    /// The same with the softmax preferring `layout` (the benchmarks time both).
+    pub fn with_layout(ctx: &GpuContext, model: &Model, layout: RowLayout) -> Self {
         let d = &ctx.device;
         let kernels = Kernels {
             matmul: Kernel::new(d, "matmul", MATMUL_WGSL),
-            softmax: Softmax::for_context(ctx),
+            softmax: Softmax::new(d, layout),
             combine: Kernel::new(d, "combine", COMBINE_WGSL),
             rms: Kernel::new(d, "rms_norm", RMS_NORM_WGSL),
             rope: Kernel::new(d, "rope", ROPE_WGSL),
@@ -245,7 +251,7 @@ impl GpuModel {
         };
         let read = ReadBack { t, wanted: &wanted, maps: &kept_v, logits: (!logits_kept.is_empty()).then_some(&logits_kept[..]), lambdas: &lam_v, hidden: &hidden_v };
         let layers = self.traces(&read, opts);
-        Ok(ModelOutput { logits: mat(&logits_v, t, v), layers })
+        Ok(ModelOutput { logits: mat(&logits_v, t, v), layers, residuals: vec![] })
     }
 
     /// The token ids' embedding rows, one after another; an id past the vocabulary is an

@@ -327,6 +327,14 @@ impl ModelState {
         (self.needles, self.queries, self.context, self.depth, self.seed, self.bits, self.v1_lambdas.clone(), self.v1_norm, self.v2_lambda, self.text.clone(), self.on)
     }
 
+    /// Whether `self` differs from `other` in the λ overrides alone (a drag of a λ
+    /// slider): its link may wait for the drag to settle.
+    pub fn only_lambdas_differ(&self, other: &Self) -> bool {
+        let lambdas = |s: &Self| (s.v1_lambdas.clone(), s.v2_lambda);
+        let without = |s: &Self| Self { v1_lambdas: vec![], v2_lambda: V2Lambda::Learnt, ..s.clone() };
+        lambdas(self) != lambdas(other) && without(self) == without(other)
+    }
+
     /// The λ this state sets for a model of `kind` (learnt unless the reader moved it).
     pub fn lambda_override(&self, kind: AttentionKind) -> LambdaOverride {
         match (kind, self.v2_lambda) {
@@ -387,6 +395,19 @@ impl ModelState {
 mod tests {
     use super::*;
     use crate::state::query;
+
+    #[test]
+    fn a_lambda_drag_alone_is_told_apart_from_other_changes() {
+        let s = ModelState::default();
+        let mut dragged = s.clone();
+        dragged.set_v1_lambda(1, Some(2.0));
+        assert!(dragged.only_lambdas_differ(&s) && s.only_lambdas_differ(&dragged));
+        let pinned = ModelState { v2_lambda: V2Lambda::Pin(0.0), ..s.clone() };
+        assert!(pinned.only_lambdas_differ(&s));
+        assert!(!s.only_lambdas_differ(&s), "no change is not a drag");
+        let reseeded = ModelState { seed: 9, ..dragged.clone() };
+        assert!(!reseeded.only_lambdas_differ(&s), "a λ and a seed together are not a drag");
+    }
 
     #[test]
     fn a_figure_file_says_the_model_head_and_prompt() {

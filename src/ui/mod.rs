@@ -14,7 +14,10 @@ mod worker_pool;
 
 /// Milliseconds from the page's high-resolution clock (0 where there is none).
 fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+    // The Performance object is looked up once: `window.performance` is a call across
+    // the JS boundary each time, and a λ step reads the clock several times.
+    thread_local!(static CLOCK: Option<web_sys::Performance> = web_sys::window().and_then(|w| w.performance()));
+    CLOCK.with(|c| c.as_ref().map_or(0.0, |p| p.now()))
 }
 
 /// Lets the browser paint and handle input between slices of a long computation.

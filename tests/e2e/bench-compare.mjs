@@ -42,8 +42,9 @@ const timed = (act) => page.evaluate(async (act) => {
 const prompt = [];
 for (let k = 0; k < 9; k++) prompt.push(await timed({ click: '#new-prompt' }));
 await page.click('#lambda-panel-diff_v1 summary');
-const lambda = [];
-for (let k = 0; k < 15; k++) lambda.push(await timed({ id: 'v1-lambda-1', value: String(-1 + k * 0.2) }));
+// Each layer's slider: a drag reruns V1 from the layer it moves (layer 0: the whole model).
+const lambda = [[], [], []];
+for (let k = 0; k < 15; k++) for (const l of [0, 1, 2]) lambda[l].push(await timed({ id: `v1-lambda-${l}`, value: String(-1 + k * 0.2 + 0.01 * l) }));
 await page.goto(page.url().replace(/#.*/, `#/model?view=compare&n=4&r=1&ctx=256&seed=3&on=${on}`));
 await page.waitForFunction(() => document.querySelectorAll('.predictions li').length === 3, null, { timeout: 60_000 });
 const run = await page.evaluate(async () => {
@@ -60,8 +61,10 @@ const summary = {
   on,
   prompt_change_painted_ms: median(prompt.map((x) => x.painted)),
   prompt_change_compute_ms: median(prompt.map((x) => x.compute)),
-  lambda_step_painted_ms: median(lambda.map((x) => x.painted)),
-  lambda_step_compute_ms: median(lambda.map((x) => x.compute)),
+  lambda_step_painted_ms: median(lambda.flat().map((x) => x.painted)),
+  lambda_step_compute_ms: median(lambda.flat().map((x) => x.compute)),
+  lambda_step_painted_ms_by_layer: lambda.map((steps) => median(steps.map((x) => x.painted))),
+  lambda_step_compute_ms_by_layer: lambda.map((steps) => median(steps.map((x) => x.compute))),
   run_100_prompts_ctx256: run,
 };
 fs.writeFileSync(artifact(`bench-compare-${mode}-${on}.json`), JSON.stringify(summary, null, 2));

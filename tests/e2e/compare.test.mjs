@@ -233,6 +233,8 @@ describe('λ set by the reader, in the compare view (CPU mode)', () => {
     assert.equal(await text(page, '#grid-diff_v2'), before.v2grid);
     assert.equal(await text(page, '#col-diff_v2 .predictions'), before.v2, 'the other models are untouched');
     assert.equal(await pixels(page, '#cmp-diff_v2-main canvas.map'), before.v2map);
+    // The link follows a λ drag once it settles (120 ms), as the lab's does.
+    await page.waitForFunction(() => /v1_lambda=%2C3/.test(location.hash));
     assert.match(page.url(), /v1_lambda=%2C3/);
     assert.match(await text(page, '#lambda-panel-diff_v1 summary'), /changed/);
     assert.match(await text(page, '#accuracy-run .explain'), /your λ for DIFF Transformer V1\)/, 'the runs use the λ on screen, and say so');
@@ -251,6 +253,7 @@ describe('λ set by the reader, in the compare view (CPU mode)', () => {
     await page.click('#v1-lambda-learnt');
     await page.waitForFunction((v) => document.querySelector('#col-diff_v1 .predictions').textContent === v, before.v1);
     assert.match(await text(page, '#lambda-diff_v1'), /^λ of layer 1 = −?\d\.\d\d, learnt/);
+    await page.waitForFunction(() => !/v1_lambda/.test(location.hash));
     assert.doesNotMatch(page.url(), /v1_lambda/);
   });
 

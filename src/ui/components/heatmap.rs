@@ -106,37 +106,19 @@ fn paint_ticks(canvas: &web_sys::HtmlCanvasElement, n: usize, keys: &[usize], pa
     Some(())
 }
 
-/// The crosshair and the outlined row, on an overlay drawn at a few pixels per cell
-/// (the map has one) so that the outline stays a thin line.
-fn paint_overlay(canvas: &web_sys::HtmlCanvasElement, r: usize, n: usize, hover: Option<Hover>, marked: Option<usize>) -> Option<()> {
-    let side = r * 512usize.div_ceil(r.max(1)).max(1);
-    if canvas.width() != side as u32 {
-        canvas.set_width(side as u32);
-        canvas.set_height(side as u32);
+/// Where an outline of cells lies over the map, as CSS percentages of the map's box:
+/// row `i` (`Axis::Queries`) or column `j` (`Axis::Keys`) of `n`, or nothing.
+///
+/// The crosshair and the outlined row are HTML boxes, not an overlay canvas: a canvas
+/// the size of the map (one per map, seven in the compare view) is a texture the
+/// compositor handles in every frame, which cost a λ step about 2.5 ms of its frame.
+fn outline_style(axis: Axis, at: Option<usize>, n: usize) -> String {
+    let Some(k) = at.filter(|k| *k < n) else { return "display:none".into() };
+    let (from, size) = (100.0 * k as f64 / n as f64, 100.0 / n as f64);
+    match axis {
+        Axis::Queries => format!("left:0;width:100%;top:{from}%;height:{size}%"),
+        Axis::Keys => format!("top:0;height:100%;left:{from}%;width:{size}%"),
     }
-    let ctx = context_2d(canvas)?;
-    let size = side as f64;
-    ctx.clear_rect(0.0, 0.0, size, size);
-    let cell = size / n as f64;
-    // Outlines in dark and light, not a colour: they show on any colour of the map, and a
-    // crosshair of hue alone (the old orange) merges with the green and yellow signal
-    // columns under deuteranopia and protanopia.
-    let outline = |x: f64, y: f64, w: f64, h: f64, dark: f64| {
-        for (colour, width) in [("#1d2330", dark), ("#ffffff", 1.0)] {
-            ctx.set_stroke_style_str(colour);
-            ctx.set_line_width(width);
-            ctx.stroke_rect(x, y, w, h);
-        }
-    };
-    if let Some(i) = marked.filter(|i| *i < n) {
-        outline(1.5, i as f64 * cell - 1.5, size - 3.0, cell + 3.0, 3.0);
-    }
-    let h = hover?;
-    // The hovered row and column, each outlined a little outside its cells.
-    let pad = 1.5;
-    outline(-pad, h.i as f64 * cell - pad, size + 2.0 * pad, cell + 2.0 * pad, 4.0);
-    outline(h.j as f64 * cell - pad, -pad, cell + 2.0 * pad, size + 2.0 * pad, 4.0);
-    Some(())
 }
 
 /// What a key does on a focused map of `n` × `n` cells with the cursor at `h`.
@@ -208,15 +190,13 @@ pub fn Heatmap(
     #[prop(optional)] full: Option<Callback<(), Option<(usize, Vec<f32>)>>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
-    let overlay = NodeRef::<html::Canvas>::new();
     let ticks = NodeRef::<html::Canvas>::new();
     let bar = NodeRef::<html::Canvas>::new();
 
     // Each layer repaints only when its own inputs change: a λ drag changes the values,
-    // not the colour bar or the crosshair, and every repainted canvas is another texture
-    // for the compositor to upload before the frame can show.
+    // not the colour bar, and every repainted canvas is another texture for the
+    // compositor to upload before the frame can show.
     let scale = Memo::new(move |_| map.with(|m| m.as_ref().map(|m| m.scale)));
-    let side = Memo::new(move |_| map.with(|m| m.as_ref().map(|m| m.r)));
     Effect::new(move |_| {
         if let (Some(m), Some(c)) = (map.get(), canvas.get()) {
             paint(&c, &m);
@@ -230,12 +210,6 @@ pub fn Heatmap(
     Effect::new(move |_| {
         if let Some(t) = ticks.get() {
             paint_ticks(&t, n.get().max(1), &signal_keys.get(), &theme::palette());
-        }
-    });
-    Effect::new(move |_| {
-        let h = hover.get();
-        if let (Some(o), Some(r)) = (overlay.get(), side.get()) {
-            paint_overlay(&o, r, n.get_untracked().max(1), h, marked_row.and_then(|m| m.get()));
         }
     });
 
@@ -352,7 +326,14 @@ pub fn Heatmap(
                     }
                     on:keydown=on_key
                     on:blur=move |_| hover.set(None)></canvas>
-                <canvas node_ref=overlay class="overlay" aria-hidden="true"></canvas>
+                // Outlines in dark and light, not a colour: they show on any colour of the
+                // map, and a crosshair of hue alone merges with the green and yellow signal
+                // columns under deuteranopia and protanopia.
+                <div class="overlay" aria-hidden="true">
+                    <div class="outline marked" style=move || outline_style(Axis::Queries, marked_row.and_then(|m| m.get()), n.get())></div>
+                    <div class="outline" style=move || outline_style(Axis::Queries, hover.get().map(|h| h.i), n.get())></div>
+                    <div class="outline" style=move || outline_style(Axis::Keys, hover.get().map(|h| h.j), n.get())></div>
+                </div>
             </div>
             </div>
             <div class="axis-note">{move || match marked_row.and_then(|m| m.get()) {
