@@ -168,3 +168,31 @@ fn maps_beyond_the_device_limits_are_refused_with_the_limit_named() {
     let err = difflens::gpu::ops::fits(&ctx, n, n).unwrap_err();
     assert!(err.contains("maxStorageBufferBindingSize"), "{err}");
 }
+
+/// The model's tiled matmul on shapes that fill no block evenly (and ones under one
+/// block), plain and transposed, overwriting and accumulating, every operand read in
+/// place at an offset and a wider stride: equal to ndarray's product within f32
+/// rounding of k-term sums (|entries| ≤ 4, k ≤ 150: 1e-4 absolute), and nothing written
+/// outside C (`ops::matmul` checks the padding stays NaN).
+#[test]
+fn tiled_matmul_matches_the_cpu_on_awkward_shapes() {
+    use difflens::gpu::ops::matmul;
+    let ctx = ctx();
+    let mut rng = seeded(41);
+    for (m, k, n) in [(1, 1, 1), (3, 5, 7), (17, 16, 15), (64, 64, 64), (65, 33, 130), (130, 150, 67), (200, 8, 3)] {
+        let a = normal_matrix(&mut rng, m, k, 1.0);
+        let b = normal_matrix(&mut rng, k, n, 1.0);
+        let bt = b.t().as_standard_layout().to_owned();
+        let c0 = normal_matrix(&mut rng, m, n, 1.0);
+        let want = a.dot(&b);
+        for (label, got) in [
+            ("A·B", pollster::block_on(matmul(&ctx, &a, &b, false, None))),
+            ("A·(Bᵀ)ᵀ", pollster::block_on(matmul(&ctx, &a, &bt, true, None))),
+        ] {
+            let got = got.unwrap_or_else(|e| panic!("{m}×{k}×{n} {label}: {e}"));
+            assert!(max_diff(&got, &want) < 1e-4, "{m}×{k}×{n} {label}: {}", max_diff(&got, &want));
+        }
+        let acc = pollster::block_on(matmul(&ctx, &a, &bt, true, Some(&c0))).unwrap();
+        assert!(max_diff(&acc, &(&c0 + &want)) < 1e-4, "{m}×{k}×{n} accumulate: {}", max_diff(&acc, &(&c0 + &want)));
+    }
+}

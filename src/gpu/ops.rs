@@ -3,8 +3,8 @@
 //! do not.
 
 use super::context::GpuContext;
-use super::kernels::{grid_1d, staging, storage, uniform, write_f32, Kernel, COMBINE_WGSL};
-use super::params::{CombineParams, SoftmaxUniform};
+use super::kernels::{grid_1d, staging, storage, uniform, write_f32, Kernel, COMBINE_WGSL, MATMUL_WGSL};
+use super::params::{CombineParams, MatmulParams, SoftmaxUniform};
 use super::sizes::MAX_D;
 use super::softmax::{Softmax, SoftmaxParams};
 use super::readback::read_f32;
@@ -83,4 +83,53 @@ pub async fn combine_maps(ctx: &GpuContext, a1: &Mat, a2: &Mat, lambda: Lambda<'
     ctx.queue.submit([encoder.finish()]);
     let data = read_f32(dev, &ctx.queue, &out, &staging(dev, rows * cols), rows * cols).await?;
     Ok(Array2::from_shape_vec((rows, cols), data).expect("readback has the map's size"))
+}
+
+/// C = A·B (`b_trans`: A·Bᵀ, B a Linear weight) on the GPU through the model's tiled
+/// matmul, with every operand at an offset and a row stride wider than it (as the model
+/// reads one head's columns in place), and `accumulate` adding into `c0`.
+pub async fn matmul(ctx: &GpuContext, a: &Mat, b: &Mat, b_trans: bool, c0: Option<&Mat>) -> Result<Mat, String> {
+    let (m, k) = a.dim();
+    let n = if b_trans { b.nrows() } else { b.ncols() };
+    fits(ctx, m, n)?;
+    // Each operand padded: 3 columns before it, 5 after, and 7 values before the buffer's start.
+    let (pad_l, pad_r, off) = (3usize, 5usize, 7usize);
+    let padded = |x: &Mat| -> (Vec<f32>, usize) {
+        let stride = x.ncols() + pad_l + pad_r;
+        let mut v = vec![f32::NAN; off + x.nrows() * stride];
+        for (r, row) in x.rows().into_iter().enumerate() {
+            for (c, value) in row.iter().enumerate() {
+                v[off + r * stride + pad_l + c] = *value;
+            }
+        }
+        (v, stride)
+    };
+    let zeros = Array2::zeros((m, n));
+    let (av, a_stride) = padded(a);
+    let (bv, b_stride) = padded(b);
+    let (cv, c_stride) = padded(c0.unwrap_or(&zeros));
+    let dev = &ctx.device;
+    let kernel = Kernel::new(dev, "matmul", MATMUL_WGSL);
+    let buffer = |label: &str, v: &[f32]| {
+        let buf = storage(dev, label, v.len());
+        write_f32(&ctx.queue, &buf, v);
+        buf
+    };
+    let (ab, bb, cb) = (buffer("a", &av), buffer("b", &bv), buffer("c", &cv));
+    let u = |x: usize| x as u32;
+    let p = MatmulParams { m: u(m), n: u(n), k: u(k), b_trans: b_trans as u32, a_off: u(off + pad_l), a_stride: u(a_stride), b_off: u(off + pad_l), b_stride: u(b_stride), c_off: u(off + pad_l), c_stride: u(c_stride), accumulate: c0.is_some() as u32, ..Default::default() };
+    let params = uniform(dev, "matmul params", &p);
+    let group = kernel.bind::<MatmulParams>(dev, &params, &[("a", &ab), ("b", &bb), ("c", &cb)]);
+    let mut encoder = dev.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        kernel.dispatch(&mut pass, &group, p.grid());
+    }
+    ctx.queue.submit([encoder.finish()]);
+    let data = read_f32(dev, &ctx.queue, &cb, &staging(dev, cv.len()), cv.len()).await?;
+    let untouched = (0..cv.len()).filter(|i| *i < off || !((*i - off) % c_stride >= pad_l && (*i - off) % c_stride < pad_l + n)).all(|i| data[i].is_nan());
+    if !untouched {
+        return Err("the matmul wrote outside C's columns".into());
+    }
+    Ok(Array2::from_shape_fn((m, n), |(r, c)| data[off + r * c_stride + pad_l + c]))
 }

@@ -119,8 +119,10 @@ impl MatmulParams {
         Self { m: u(rows), n: u(out), k: u(inp), b_trans: 1, a_stride: u(inp), b_stride: u(inp), c_stride: u(out), accumulate: accumulate as u32, ..Default::default() }
     }
 
-    /// Workgroups of the TILE × TILE output tiles.
+    /// Workgroups of the shader's output blocks: 4 · TILE square, a 4 × 4 patch per
+    /// invocation of a TILE × TILE workgroup.
     pub fn grid(&self) -> (u32, u32) {
-        (self.n.div_ceil(super::sizes::TILE), self.m.div_ceil(super::sizes::TILE))
+        let block = 4 * super::sizes::TILE;
+        (self.n.div_ceil(block), self.m.div_ceil(block))
     }
 }
