@@ -65,8 +65,8 @@ const EXP_CEIL: f32 = 88.0;
 /// e^x for any x, within two units in the last place for −87 ≤ x ≤ 88 (tested against
 /// f64); 0 below, e^88 above. [`exp_shifted`]'s reduction and polynomial hold for
 /// positive arguments too while 2^n stays a normal number (n ≤ 127). SwiGLU's swish
-/// calls it: as a call per element to the library's `expf` it cost a λ step in the
-/// explorer about 1.5 ms of its frame in wasm.
+/// calls it: a call per element to the library's `expf` was a large part of the
+/// explorer's λ step in wasm.
 #[inline(always)]
 pub fn exp_f32(x: f32) -> f32 {
     exp_shifted(x.min(EXP_CEIL))

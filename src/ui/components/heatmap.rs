@@ -111,7 +111,7 @@ fn paint_ticks(canvas: &web_sys::HtmlCanvasElement, n: usize, keys: &[usize], pa
 ///
 /// The crosshair and the outlined row are HTML boxes, not an overlay canvas: a canvas
 /// the size of the map (one per map, seven in the compare view) is a texture the
-/// compositor handles in every frame, which cost a λ step about 2.5 ms of its frame.
+/// compositor handles in every frame, a large part of a λ step's frame (README, Performance).
 fn outline_style(axis: Axis, at: Option<usize>, n: usize) -> String {
     let Some(k) = at.filter(|k| *k < n) else { return "display:none".into() };
     let (from, size) = (100.0 * k as f64 / n as f64, 100.0 / n as f64);

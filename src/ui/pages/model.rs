@@ -17,8 +17,8 @@ use leptos::prelude::*;
 /// The state, its link and the notices about it: a change of link while the page is open
 /// (typed, pasted, Back) is applied like the link the page was opened with. A λ drag's
 /// link is written once the drag settles (`Router::write_address_soon`, as the lab
-/// does): writing the address costs about 2 ms, an eighth of a frame; every other change
-/// is written at once (the navigation's link follows both at once).
+/// does): writing the address is a noticeable part of a frame (README, Performance);
+/// every other change is written at once (the navigation's link follows both at once).
 fn linked_state(router: Router) -> (RwSignal<ModelState>, StateNotes<ModelState>) {
     let (initial, lines) = ModelState::from_params(&router.asked.get_untracked().params);
     let state = RwSignal::new(initial.clone());
