@@ -75,6 +75,7 @@ worker-could-not-start = a worker could not start: { $error }
 worker-failed-to-start = the worker failed to start
 worker-failed = the worker failed: { $message }
 worker-slow = the worker did not start within { $seconds } s
+worker-banner = A background worker failed ({ $why }). Its work was finished on this page, and the next computation starts a fresh worker.
 worker-gone = the worker went away
 worker-send = the job could not be sent: { $error }
 worker-none = this browser could not start a worker

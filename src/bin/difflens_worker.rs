@@ -3,13 +3,18 @@
 //! It says "ready" once it listens, then answers each job (`engine::batch`) with its
 //! counts or its error, one at a time. It fetches and keeps the shipped models itself,
 //! from the same files the page reads (the browser's and the offline copy's caches make
-//! the second read free); a lab noise level needs nothing but its job. Nothing here is
+//! the second read free); a lab job (a block of a problem's rows, a noise level, the
+//! noise masses) needs nothing but its text. Answers with bulk numbers send them as
+//! transferred buffers beside the text. Nothing here is
 //! native: on other targets `main` does nothing.
 
 #[cfg(target_arch = "wasm32")]
 mod web {
     use difflens::core::model::Model;
-    use difflens::engine::batch::{job_kind, AccuracyChunk, ChunkResult, NoiseAnswer, NoiseJob};
+    use difflens::core::lab::{LabInputs, LabParams};
+    use difflens::engine::batch::{job_kind, AccuracyChunk, ChunkResult, MassAnswer, MassJob, NoiseAnswer, NoiseJob};
+    use difflens::engine::lab_blocks::{BlockAnswer, BlockJob};
+    use std::cell::RefCell;
     use difflens::engine::model_session::ModelLibrary;
     use std::rc::Rc;
     use wasm_bindgen::prelude::*;
@@ -25,6 +30,21 @@ mod web {
         let _ = scope().post_message(&JsValue::from_str(text));
     }
 
+    /// A text with arrays: `[text, buffer…]`, the buffers transferred, not copied.
+    fn post_with(text: &str, arrays: Vec<Vec<f32>>) {
+        if arrays.is_empty() {
+            return post(text);
+        }
+        let (message, transfer) = (js_sys::Array::new(), js_sys::Array::new());
+        message.push(&JsValue::from_str(text));
+        for a in arrays {
+            let buffer = js_sys::Float32Array::from(a.as_slice()).buffer();
+            message.push(&buffer);
+            transfer.push(&buffer);
+        }
+        let _ = scope().post_message_with_transfer(&message, &transfer);
+    }
+
     async fn fetch_bytes(path: String) -> Result<Vec<u8>, String> {
         let failed = |e: JsValue| format!("{path}: {}", e.as_string().or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message()))).unwrap_or_else(|| "the request failed".into()));
         let response: web_sys::Response = JsFuture::from(scope().fetch_with_str(&path)).await.map_err(failed)?.unchecked_into();
@@ -35,14 +55,45 @@ mod web {
         Ok(js_sys::Uint8Array::new(&buffer).to_vec())
     }
 
-    /// The answer to any job, as the message to send back.
-    async fn reply(library: &ModelLibrary, message: &str) -> String {
+    thread_local! {
+        /// The last lab problem's inputs: every block of it starts from them.
+        static LAB_INPUTS: RefCell<Option<(LabParams, LabInputs)>> = const { RefCell::new(None) };
+    }
+
+    /// A failure the page's tests ask for, to see the page survive it: a panic, or memory
+    /// exhausted (which aborts the instance without a panic).
+    fn fail_if_asked(message: &str) {
+        match difflens::state::query::parse(message).into_iter().find(|(k, _)| k == "_fault").map(|(_, v)| v).as_deref() {
+            Some("panic") => panic!("this worker was asked to fail"),
+            Some("oom") => {
+                // Reserved, never touched: the instance runs out of address space (4 GB)
+                // without the machine spending that much memory.
+                let mut hoard: Vec<Vec<u8>> = vec![];
+                loop {
+                    hoard.push(Vec::with_capacity(1 << 30));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The answer to any job, as the message to send back and its arrays.
+    async fn reply(library: &ModelLibrary, message: &str) -> (String, Vec<Vec<f32>>) {
+        fail_if_asked(message);
         match job_kind(message).as_deref() {
-            Some("noise") => match NoiseJob::from_message(message) {
+            Some("noise") => (match NoiseJob::from_message(message) {
                 Ok(job) => job.run().to_message(),
                 Err(e) => NoiseAnswer { generation: 0, point: Err(e) }.to_message(),
+            }, vec![]),
+            Some("masses") => (match MassJob::from_message(message) {
+                Ok(job) => job.run().to_message(),
+                Err(e) => MassAnswer { generation: 0, points: Err(e) }.to_message(),
+            }, vec![]),
+            Some("block") => match BlockJob::from_message(message) {
+                Ok(job) => LAB_INPUTS.with(|inputs| job.run(&mut inputs.borrow_mut())).to_parts(),
+                Err(e) => BlockAnswer { generation: 0, block: Err(e) }.to_parts(),
             },
-            _ => answer(library, message).await.to_message(),
+            _ => (answer(library, message).await.to_message(), vec![]),
         }
     }
 
@@ -72,7 +123,8 @@ mod web {
             let Some(text) = e.data().as_string() else { return };
             let library = library.clone();
             wasm_bindgen_futures::spawn_local(async move {
-                post(&reply(&library, &text).await);
+                let (text, arrays) = reply(&library, &text).await;
+                post_with(&text, arrays);
             });
         });
         scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));

@@ -1,6 +1,7 @@
 //! Work for a pool of workers, each with its own wasm instance (GitHub Pages cannot send
-//! the headers SharedArrayBuffer needs): Table 2's batch in chunks, and the lab's
-//! SNR-against-noise chart a noise level at a time. A job is a short text: for a chunk,
+//! the headers SharedArrayBuffer needs): Table 2's batch in chunks, the lab's
+//! SNR-against-noise chart a noise level at a time, and its noise masses (a lab problem's
+//! own blocks are in `engine::lab_blocks`). A job is a short text: for a chunk,
 //! the explorer's link (every setting a run depends on) and a range of the run's seeded
 //! prompts; for a noise level, the problem on screen, λ and σ. A worker therefore
 //! computes exactly what the page would, and answers with a few numbers. Each job and
@@ -8,9 +9,9 @@
 //! cancelled or replaced is dropped.
 
 use super::evidence::{fresh_prompts, run_spec, AccuracyRun};
-use super::lab::noise_point;
+use super::lab::{context_lengths, noise_mass_point, noise_point};
 use super::model::forward_options;
-use crate::core::lab::{LabParams, NoiseSweepPoint};
+use crate::core::lab::{LabParams, NoiseMassPoint, NoiseSweepPoint};
 use crate::core::model::Model;
 use crate::state::model_state::{AttentionKind, ModelState};
 use crate::state::query;
@@ -42,7 +43,8 @@ pub fn chunks(count: usize, size: usize) -> Vec<Range<usize>> {
     (0..count).step_by(size).map(|a| a..(a + size).min(count)).collect()
 }
 
-fn number<T: std::str::FromStr>(pairs: &[(String, String)], key: &str) -> Result<T, String> {
+/// A job's or an answer's number `key`, or why it is missing or not a number.
+pub(super) fn number<T: std::str::FromStr>(pairs: &[(String, String)], key: &str) -> Result<T, String> {
     let raw = pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str()).ok_or_else(|| format!("the job has no {key}"))?;
     raw.parse().map_err(|_| format!("the job's {key} is not a number: {raw}"))
 }
@@ -182,6 +184,76 @@ impl NoiseAnswer {
     }
 }
 
+/// The noise-floor chart: one query's noise mass at each context length (eight O(N)
+/// points, up to 128k keys), as one job since the chart shows them together.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MassJob {
+    pub generation: u64,
+    pub params: LabParams,
+    pub lambda: f32,
+}
+
+/// A mass job's answer: the points in length order, or why it failed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MassAnswer {
+    pub generation: u64,
+    pub points: Result<Vec<NoiseMassPoint>, String>,
+}
+
+impl MassJob {
+    pub fn to_message(&self) -> String {
+        let params = serde_json::to_string(&self.params).expect("lab parameters are plain numbers");
+        query::format(&[("_job".into(), "masses".into()), ("_gen".into(), self.generation.to_string()), ("lambda".into(), self.lambda.to_string()), ("params".into(), params)])
+    }
+
+    pub fn from_message(message: &str) -> Result<Self, String> {
+        let pairs = query::parse(message);
+        if !pairs.iter().any(|(k, v)| k == "_job" && v == "masses") {
+            return Err(format!("not a masses job: {}", message.chars().take(60).collect::<String>()));
+        }
+        let raw = pairs.iter().find(|(k, _)| k == "params").map(|(_, v)| v.as_str()).ok_or("the job has no params")?;
+        let params = serde_json::from_str(raw).map_err(|e| format!("the job's params: {e}"))?;
+        Ok(Self { generation: number(&pairs, "_gen")?, params, lambda: number(&pairs, "lambda")? })
+    }
+
+    /// The points, exactly as the page's own `SlowCharts` computes them.
+    pub fn run(&self) -> MassAnswer {
+        MassAnswer { generation: self.generation, points: Ok(context_lengths().into_iter().map(|n| noise_mass_point(&self.params, self.lambda, n)).collect()) }
+    }
+}
+
+impl MassAnswer {
+    /// Tagged like its job (`job_kind`), so that it is told apart from a noise level's.
+    pub fn to_message(&self) -> String {
+        let mut pairs = vec![("_job".to_string(), "masses".to_string()), ("_gen".to_string(), self.generation.to_string())];
+        match &self.points {
+            // Rust prints an f64 in its shortest form that parses back to the same bits.
+            Ok(p) => pairs.push(("points".into(), p.iter().map(|p| format!("{}/{}/{}/{}", p.n, p.standard, p.standard_expected, p.differential)).collect::<Vec<_>>().join(","))),
+            Err(e) => pairs.push(("error".into(), e.clone())),
+        }
+        query::format(&pairs)
+    }
+
+    pub fn from_message(message: &str) -> Result<Self, String> {
+        let pairs = query::parse(message);
+        let field = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+        let points = match (field("points"), field("error")) {
+            (_, Some(e)) => Err(e),
+            (Some(p), None) => Ok(p.split(',').filter(|x| !x.is_empty()).map(mass_point).collect::<Result<Vec<_>, String>>()?),
+            (None, None) => return Err("an answer with neither points nor an error".into()),
+        };
+        Ok(Self { generation: number(&pairs, "_gen")?, points })
+    }
+}
+
+fn mass_point(text: &str) -> Result<NoiseMassPoint, String> {
+    let bad = || format!("not a noise-mass point: {text}");
+    let f: Vec<&str> = text.split('/').collect();
+    let [n, standard, expected, differential] = f.as_slice() else { return Err(bad()) };
+    let x = |v: &str| v.parse::<f64>().map_err(|_| bad());
+    Ok(NoiseMassPoint { n: n.parse().map_err(|_| bad())?, standard: x(standard)?, standard_expected: x(expected)?, differential: x(differential)? })
+}
+
 /// What kind of job a message is (the worker answers each kind with its own answer).
 pub fn job_kind(message: &str) -> Option<String> {
     query::parse(message).into_iter().find(|(k, _)| k == "_job").map(|(_, v)| v)
@@ -250,6 +322,23 @@ mod tests {
         let failed = NoiseAnswer { generation: 2, point: Err("out of memory".into()) };
         assert_eq!(NoiseAnswer::from_message(&failed.to_message()), Ok(failed));
         assert!(NoiseJob::from_message("_job=noise&_gen=1&lambda=0.5&sigma=1&params=%7B").unwrap_err().contains("params"));
+    }
+
+    #[test]
+    fn a_masses_job_gives_the_slow_chart_s_own_points() {
+        use crate::engine::lab_charts::{SlowCharts, Step};
+        let params = LabParams { n: 64, noise: 2.5, ..LabParams::default() };
+        let mut chart = SlowCharts::new(&params, 0.8);
+        let want = loop {
+            if let Step::Masses(m) = chart.step(7) {
+                break m;
+            }
+        };
+        let job = MassJob::from_message(&MassJob { generation: 5, params, lambda: 0.8 }.to_message()).unwrap();
+        assert_eq!(MassAnswer::from_message(&job.run().to_message()).unwrap(), MassAnswer { generation: 5, points: Ok(want) }, "bit for bit through the messages");
+        let failed = MassAnswer { generation: 1, points: Err("out of memory".into()) };
+        assert_eq!(MassAnswer::from_message(&failed.to_message()), Ok(failed));
+        assert!(MassJob::from_message("_job=noise").is_err());
     }
 
     #[test]

@@ -9,8 +9,13 @@ use crate::gpu::context::GpuContext;
 use crate::gpu::lab::{GpuLab, LambdaReadback};
 use crate::core::analysis::max_abs_diff;
 use crate::viz::pooling::{pool_max_magnitude, pool_rows_max_magnitude};
+use super::lab_blocks::LabAssembly;
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
+
+/// The maps are pooled to at most this many pixels a side for the screen.
+pub const MAP_PX: usize = 384;
 
 /// Which of the three maps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,6 +36,9 @@ pub struct LabRun {
     pub on_gpu: bool,
     /// Standard attention's metrics do not depend on λ: computed once.
     standard: LabMetrics,
+    /// A1 and A2 pooled to `MAP_PX` (they do not depend on λ either): made with the
+    /// blocks, where the rows were at hand.
+    pooled: (usize, Arc<Vec<f32>>, Arc<Vec<f32>>),
 }
 
 /// The standard-attention SNR below which the page calls attention "unusable": a signal
@@ -41,18 +49,29 @@ pub const UNUSABLE_SNR: f64 = 2.0;
 pub const LAMBDA_RANGE: (f32, f32) = (crate::state::lab_state::LAMBDA.min as f32, crate::state::lab_state::LAMBDA.max as f32);
 
 impl LabRun {
-    /// Generates the problem and both softmax maps on the CPU core.
+    /// Generates the problem and both softmax maps on the CPU core, here and at once.
     pub fn compute_cpu(params: &LabParams) -> Self {
-        let inputs = lab::generate(params);
-        let maps = lab::maps(&inputs);
-        Self::from_maps(params.clone(), inputs, maps)
+        LabAssembly::for_cpu(params).run_all().expect("every block of its own problem")
     }
 
     /// Wraps maps computed elsewhere (the GPU path) with the same CPU-side structures.
     pub fn from_maps(params: LabParams, inputs: LabInputs, maps: LabMaps) -> Self {
-        let sweep = LambdaSweep::new(&inputs, &maps);
-        let standard = lab::metrics(&inputs, &maps, 0.0);
-        Self { params, inputs, maps, sweep, on_gpu: false, standard }
+        LabAssembly::for_maps(params, inputs, maps).run_all().expect("every block of its own maps")
+    }
+
+    /// A problem put together from its blocks (`engine::lab_blocks`).
+    pub(super) fn assembled(params: LabParams, inputs: LabInputs, maps: LabMaps, sweep: LambdaSweep, standard: LabMetrics, pooled: (usize, Vec<f32>, Vec<f32>), on_gpu: bool) -> Self {
+        let (px, a1, a2) = pooled;
+        Self { params, inputs, maps, sweep, on_gpu, standard, pooled: (px, Arc::new(a1), Arc::new(a2)) }
+    }
+
+    /// A1 or A2 pooled to the screen's `pooled_size(n, MAP_PX)` pixels a side (the
+    /// difference map, which follows λ, is [`Self::pooled`]).
+    pub fn pooled_softmax(&self, kind: MapKind) -> Arc<Vec<f32>> {
+        match kind {
+            MapKind::A2 => self.pooled.2.clone(),
+            _ => self.pooled.1.clone(),
+        }
     }
 
     pub fn n(&self) -> usize {
@@ -185,24 +204,24 @@ impl GpuSession {
         Self { ctx, lab }
     }
 
-    /// A new problem on the GPU: both softmaxes there, the maps read back once.
-    pub async fn run(&self, params: &LabParams) -> Result<LabRun, String> {
+    /// A new problem on the GPU: both softmaxes there, the maps read back once; what the
+    /// λ queries need is made from them block by block (`LabAssembly`).
+    pub async fn maps(&self, params: &LabParams) -> Result<LabAssembly, String> {
         let inputs = lab::generate(params);
         let readback = self.lab.borrow_mut().load(&self.ctx, &inputs)?;
         let maps = readback.read(&self.ctx).await?;
-        let mut run = LabRun::from_maps(params.clone(), inputs, maps);
-        run.on_gpu = true;
-        Ok(run)
+        Ok(LabAssembly::for_maps(params.clone(), inputs, maps))
     }
 
     /// A new problem where the page can run it: on the GPU when there is a session, else
-    /// (or if the GPU refuses it) on the CPU core, with a sentence saying why.
-    pub async fn run_or_cpu(session: Option<&GpuSession>, params: &LabParams) -> (LabRun, Option<String>) {
+    /// (or if the GPU refuses it) on the CPU core, with a sentence saying why. Nothing is
+    /// computed yet on the CPU path: its blocks are for the caller to place.
+    pub async fn assembly_or_cpu(session: Option<&GpuSession>, params: &LabParams) -> (LabAssembly, Option<String>) {
         match session {
-            None => (LabRun::compute_cpu(params), None),
-            Some(s) => match s.run(params).await {
-                Ok(run) => (run, None),
-                Err(e) => (LabRun::compute_cpu(params), Some(crate::tr!("lab-runs-on-cpu", error = e.to_string()))),
+            None => (LabAssembly::for_cpu(params), None),
+            Some(s) => match s.maps(params).await {
+                Ok(a) => (a, None),
+                Err(e) => (LabAssembly::for_cpu(params), Some(crate::tr!("lab-runs-on-cpu", error = e.to_string()))),
             },
         }
     }
@@ -221,8 +240,10 @@ mod tests {
     #[test]
     fn verification_reports_the_largest_difference_and_passes_an_exact_match() {
         let params = LabParams { n: 48, ..LabParams::default() };
-        let (run, note) = pollster::block_on(GpuSession::run_or_cpu(None, &params));
-        assert!(note.is_none() && !run.on_gpu, "without a GPU session the CPU core runs it, silently");
+        let (assembly, note) = pollster::block_on(GpuSession::assembly_or_cpu(None, &params));
+        assert!(note.is_none() && assembly.computes_maps(), "without a GPU session the CPU core runs it, silently");
+        let run = assembly.run_all().unwrap();
+        assert!(!run.on_gpu);
         let (l, px) = (0.8, 16);
         let pooled = run.pooled(MapKind::Diff, l, px);
         let exact = Verification::of(&run, l, px, &pooled, &run.metrics(l));

@@ -7,6 +7,7 @@ pub mod bench;
 pub mod columns;
 pub mod evidence;
 pub mod lab;
+pub mod lab_blocks;
 pub mod lab_charts;
 pub mod layer_file;
 pub mod lesson;

@@ -24,6 +24,8 @@ pub fn App() -> impl IntoView {
     theme::provide(router.theme.into());
     let lang = language::provide(router.lang.into());
     super::pages::kept::Kept::provide();
+    let worker_failure = RwSignal::new(None::<String>);
+    super::worker_pool::show_failures_in(worker_failure);
     let page = Memo::new(move |_| router.asked.with(|r| r.page));
     let display = Memo::new(move |_| router.asked.with(|r| r.display.clone()));
     let reduced = Memo::new(move |_| display.with(|d| d.reduced()));
@@ -33,12 +35,12 @@ pub fn App() -> impl IntoView {
     // from the link, as on a reload (a language switch is rare and deliberate).
     move || {
         crate::i18n::set(lang.get());
-        shell(router, backend, page, display, reduced, offline).into_any()
+        shell(router, backend, page, display, reduced, offline, worker_failure).into_any()
     }
 }
 
 /// The header, navigation, notices, the page and the footer, in the language on screen.
-fn shell(router: Router, backend: RwSignal<Backend>, page: Memo<Page>, display: Memo<crate::state::display::Display>, reduced: Memo<bool>, offline: ReadSignal<Offline>) -> impl IntoView {
+fn shell(router: Router, backend: RwSignal<Backend>, page: Memo<Page>, display: Memo<crate::state::display::Display>, reduced: Memo<bool>, offline: ReadSignal<Offline>, worker_failure: RwSignal<Option<String>>) -> impl IntoView {
     let unknown = move || router.asked.with(|r| r.unknown_page.clone());
     view! {
         // Hidden, not removed, in presenter mode: the badge still says where numbers come from
@@ -68,6 +70,13 @@ fn shell(router: Router, backend: RwSignal<Backend>, page: Memo<Page>, display: 
                 Backend::Cpu { reason, .. } => tr!("shell-device-lost", reason = reason),
                 _ => String::new(),
             })}</p>
+        </Show>
+        // A failed background worker: its work was finished on the page, which goes on.
+        <Show when=move || worker_failure.with(Option::is_some)>
+            <div class="notice" id="worker-failed" role="alert">
+                <span>{move || worker_failure.get().unwrap_or_default()}</span>" "
+                <button on:click=move |_| worker_failure.set(None)>{tr!("dismiss")}</button>
+            </div>
         </Show>
         <Show when=move || unknown().is_some()>
             <p class="notice" role="status">{move || tr!("shell-unknown-page", page = unknown().unwrap_or_default())}</p>

@@ -19,7 +19,28 @@ const SCRIPT: &str = "./worker-loader.js";
 /// A worker that has not said "ready" by then counts as failed (its jobs run elsewhere).
 const READY_WITHIN_MS: i32 = 30_000;
 
-type Reply = Result<String, String>;
+/// A worker's answer: a short text and, for answers that carry numbers in bulk (a lab
+/// block's map rows), the arrays that came with it by transfer, copied once into this
+/// instance's memory.
+pub struct Answer {
+    pub text: String,
+    pub arrays: Vec<Vec<f32>>,
+}
+
+impl Answer {
+    /// A message as the worker posts it: a string, or an array of a string and buffers.
+    fn of(data: &JsValue) -> Answer {
+        if let Some(text) = data.as_string() {
+            return Answer { text, arrays: vec![] };
+        }
+        let Some(parts) = data.dyn_ref::<js_sys::Array>() else { return Answer { text: String::new(), arrays: vec![] } };
+        let text = parts.get(0).as_string().unwrap_or_default();
+        let arrays = (1..parts.length()).map(|k| js_sys::Float32Array::new(&parts.get(k)).to_vec()).collect();
+        Answer { text, arrays }
+    }
+}
+
+type Reply = Result<Answer, String>;
 
 struct Slot {
     worker: web_sys::Worker,
@@ -32,6 +53,9 @@ struct Slot {
     /// One call at a time: a worker answers in order, so a run started while a cancelled
     /// run's job is still in flight waits for that answer instead of taking it.
     busy: std::cell::Cell<bool>,
+    /// A failure the browser tests asked for (`window.DIFFLENS_WORKER_FAULT`: "panic" or
+    /// "oom"), sent with this worker's first job.
+    fault: RefCell<Option<String>>,
     waiting: RefCell<VecDeque<oneshot::Sender<()>>>,
     _listeners: (Closure<dyn Fn(web_sys::MessageEvent)>, Closure<dyn Fn(web_sys::ErrorEvent)>),
 }
@@ -61,17 +85,17 @@ impl Slot {
         let dead = Rc::new(RefCell::new(None));
         let (r, p, d) = (ready.clone(), pending.clone(), dead.clone());
         let on_message = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-            let text = e.data().as_string().unwrap_or_default();
-            if text == "ready" {
+            let answer = Answer::of(&e.data());
+            if answer.text == "ready" {
                 if let ReadyState::Waiting(waiting) = std::mem::replace(&mut *r.borrow_mut(), ReadyState::Ready) {
                     for tx in waiting {
-                        let _ = tx.send(Ok(String::new()));
+                        let _ = tx.send(Ok(Answer { text: String::new(), arrays: vec![] }));
                     }
                 }
-            } else if let Some(panic) = text.strip_prefix("panic=") {
+            } else if let Some(panic) = answer.text.strip_prefix("panic=") {
                 fail(&p, &r, &d, panic.to_string());
             } else if let Some(tx) = p.borrow_mut().take() {
-                let _ = tx.send(Ok(text));
+                let _ = tx.send(Ok(answer));
             }
         });
         let (r, p, d) = (ready.clone(), pending.clone(), dead.clone());
@@ -91,12 +115,12 @@ impl Slot {
         }
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        Ok(Slot { worker, ready, pending, dead, busy: Default::default(), waiting: Default::default(), _listeners: (on_message, on_error) })
+        Ok(Slot { worker, ready, pending, dead, busy: Default::default(), fault: RefCell::new(take_fault()), waiting: Default::default(), _listeners: (on_message, on_error) })
     }
 
     async fn wait_ready(&self) -> Reply {
         let rx = match &mut *self.ready.borrow_mut() {
-            ReadyState::Ready => return Ok(String::new()),
+            ReadyState::Ready => return Ok(Answer { text: String::new(), arrays: vec![] }),
             ReadyState::Waiting(waiting) => {
                 let (tx, rx) = oneshot::channel();
                 waiting.push(tx);
@@ -139,7 +163,11 @@ impl Slot {
         self.wait_ready().await?;
         let (tx, rx) = oneshot::channel();
         *self.pending.borrow_mut() = Some(tx);
-        self.worker.post_message(&JsValue::from_str(job)).map_err(|e| crate::tr!("worker-send", error = format!("{e:?}")))?;
+        let job = match self.fault.borrow_mut().take() {
+            Some(fault) => format!("{job}&_fault={fault}"),
+            None => job.to_string(),
+        };
+        self.worker.post_message(&JsValue::from_str(&job)).map_err(|e| crate::tr!("worker-send", error = format!("{e:?}")))?;
         rx.await.unwrap_or_else(|_| Err(crate::tr!("worker-gone")))
     }
 }
@@ -165,6 +193,34 @@ pub struct Leftover {
 
 thread_local! {
     static POOL: RefCell<Option<Rc<WorkerPool>>> = const { RefCell::new(None) };
+    /// Where a worker's failure is shown: the app's banner.
+    static BANNER: RefCell<Option<leptos::prelude::RwSignal<Option<String>>>> = const { RefCell::new(None) };
+}
+
+/// The banner a worker's failure is reported in (the app calls this once).
+pub fn show_failures_in(banner: leptos::prelude::RwSignal<Option<String>>) {
+    BANNER.with(|b| *b.borrow_mut() = Some(banner));
+}
+
+/// Says in the app's banner that a worker failed: its work was finished another way, and
+/// the next run starts a fresh worker in its place.
+pub fn report_failure(why: &str) {
+    use leptos::prelude::Set;
+    leptos::logging::warn!("a background worker failed: {why}");
+    BANNER.with(|b| {
+        if let Some(banner) = *b.borrow() {
+            banner.try_set(Some(crate::tr!("worker-banner", why = why)));
+        }
+    });
+}
+
+/// The failure a test asked the next worker to have, once.
+fn take_fault() -> Option<String> {
+    let window = web_sys::window()?;
+    let key = JsValue::from_str("DIFFLENS_WORKER_FAULT");
+    let fault = js_sys::Reflect::get(&window, &key).ok()?.as_string()?;
+    let _ = js_sys::Reflect::delete_property(&window, &key);
+    Some(fault)
 }
 
 /// How many workers: `min(hardwareConcurrency − 1, 8)`, at least one, unless the page
@@ -204,7 +260,7 @@ impl WorkerPool {
     /// Runs `jobs` across the workers while `alive()`, giving each answer to `answer` as
     /// it comes; returns the jobs left unfinished by a failed worker (or by a pool that
     /// could not start any).
-    pub async fn run(&self, jobs: Vec<String>, alive: impl Fn() -> bool + 'static, answer: impl Fn(String) + 'static) -> Leftover {
+    pub async fn run(&self, jobs: Vec<String>, alive: impl Fn() -> bool + 'static, answer: impl Fn(Answer) + 'static) -> Leftover {
         let slots = self.slots();
         if slots.is_empty() {
             return Leftover { jobs, failure: Some(crate::tr!("worker-none")) };

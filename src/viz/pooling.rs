@@ -41,19 +41,26 @@ pub fn pool_max_magnitude(n: usize, r: usize, value: impl Fn(usize, usize) -> f3
 /// the rows of a block are first merged element by element (a loop the compiler
 /// vectorises), then the merged row is pooled across its column blocks once. That keeps
 /// a λ drag on a 1024² map well inside a frame.
-pub fn pool_rows_max_magnitude(n: usize, r: usize, mut fill: impl FnMut(usize, &mut [f32])) -> Vec<f32> {
+pub fn pool_rows_max_magnitude(n: usize, r: usize, fill: impl FnMut(usize, &mut [f32])) -> Vec<f32> {
+    pool_pixel_rows(n, r, 0..r, fill)
+}
+
+/// Pixel rows `pixels` of [`pool_rows_max_magnitude`]'s `r × r` picture (row-major,
+/// `pixels.len() × r`): they depend on the source rows `block_edges(n, r)[pixels]` only,
+/// so a block of rows computed elsewhere can be pooled there.
+pub fn pool_pixel_rows(n: usize, r: usize, pixels: std::ops::Range<usize>, mut fill: impl FnMut(usize, &mut [f32])) -> Vec<f32> {
     let edges = block_edges(n, r);
-    let mut out = vec![0.0f32; r * r];
+    let mut out = vec![0.0f32; pixels.len() * r];
     let (mut row, mut merged) = (vec![0.0f32; n], vec![0.0f32; n]);
-    for (pi, rows) in edges.windows(2).enumerate() {
+    for (k, pi) in pixels.enumerate() {
         merged.fill(0.0);
-        for i in rows[0]..rows[1] {
+        for i in edges[pi]..edges[pi + 1] {
             fill(i, &mut row);
             for (m, &v) in merged.iter_mut().zip(&row) {
                 *m = if outranks(v, *m) { v } else { *m };
             }
         }
-        for (o, cols) in out[pi * r..(pi + 1) * r].iter_mut().zip(edges.windows(2)) {
+        for (o, cols) in out[k * r..(k + 1) * r].iter_mut().zip(edges.windows(2)) {
             *o = merged[cols[0]..cols[1]].iter().fold(0.0, |best, &v| if outranks(v, best) { v } else { best });
         }
     }
@@ -101,6 +108,11 @@ mod tests {
                 }
             }
             assert_eq!(pool_max_magnitude(n, r, value), want, "n {n}, r {r}");
+            // Pooled a band of pixel rows at a time, from their source rows only.
+            let fill = |i: usize, row: &mut [f32]| row.iter_mut().enumerate().for_each(|(j, v)| *v = value(i, j));
+            let split = r / 3;
+            let bands = [pool_pixel_rows(n, r, 0..split, fill), pool_pixel_rows(n, r, split..r, fill)].concat();
+            assert_eq!(bands, want, "n {n}, r {r}, in two bands");
         }
     }
 

@@ -3,10 +3,13 @@
 // fills its bars from background workers while the page's thread stays free; two workers
 // give the same counts as one and as the page's own thread (when the worker cannot even
 // download, the page says so and computes the run itself); a run cancelled and started
-// again counts every prompt once, however late the first run's answers arrive.
+// again counts every prompt once, however late the first run's answers arrive. A new
+// lab problem is split by query rows across the workers: the same maps and numbers as the
+// page's own thread makes. A worker that panics or runs out of memory shows the banner,
+// and the page finishes its work and goes on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, artifact } from './harness.mjs';
+import { start, artifact, pixels } from './harness.mjs';
 
 const LINK = '#/model?view=compare&ctx=256&seed=3';
 const ready = (page) => page.waitForFunction(() => document.querySelectorAll('.predictions li').length === 3, null, { timeout: 30_000 });
@@ -89,6 +92,87 @@ for (const mode of ['gpu', 'cpu']) {
       await broken.screenshot({ path: artifact(`workers-fallback-${mode}.png`) });
       await broken.close();
       assert.deepEqual(b.errors, [], 'no errors in the page');
+    } finally {
+      await b.stop();
+    }
+  });
+}
+
+/** Opens the lab with `workers` workers (0: the worker cannot load, so the page's own
+ * thread computes), optionally asking the first worker to fail, and waits for the maps. */
+async function lab(b, hash, workers, fault) {
+  const page = await b.context.newPage();
+  page.on('pageerror', (e) => b.errors.push(`pageerror: ${e.message}`));
+  await page.addInitScript(({ n, fault }) => { window.DIFFLENS_WORKERS = n || 2; if (fault) window.DIFFLENS_WORKER_FAULT = fault; }, { n: workers, fault });
+  if (workers === 0) await page.route('**/difflens-worker_bg.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' }));
+  await page.goto(b.url + hash);
+  await page.waitForFunction(() => document.querySelector('#compute-note')?.textContent.startsWith('Computed on') && document.querySelector('#map-a1 .axis-note')?.textContent.includes('1023'), null, { timeout: 60_000 });
+  return page;
+}
+
+/** What a student sees of a problem: the readouts and the three maps' pixels. */
+async function seen(page) {
+  const values = await page.$$eval('.readouts [data-value]', (els) => els.map((e) => `${e.id}=${e.dataset.value}`));
+  const maps = [];
+  for (const m of ['a1', 'a2', 'diff']) maps.push(await pixels(page, `#map-${m} canvas.map`));
+  return { values, maps, masses: await page.textContent('#mass-table') };
+}
+
+test('a new lab problem split by query rows across the workers, in cpu mode', async () => {
+  const b = await start('cpu');
+  try {
+    const hash = '#/lab?n=1024&lambda=0.7&seed=5';
+    const two = await lab(b, hash, 2);
+    const want = await seen(two);
+    assert.equal(want.values.length, 4);
+    assert.match(await two.textContent('#compute-note'), /Computed on CPU/);
+    // Moving N as a person does: new maps and numbers from the workers, nothing frozen.
+    await two.evaluate(() => { const el = document.getElementById('n'); el.value = '11'; el.dispatchEvent(new Event('input', { bubbles: true })); el.dispatchEvent(new Event('change', { bubbles: true })); });
+    await two.waitForFunction(() => document.querySelector('#map-a1 .axis-note').textContent.includes('2047') && !document.querySelector('#busy-note').textContent, null, { timeout: 60_000 });
+    assert.notDeepEqual((await seen(two)).values, want.values, 'N = 2048 is another problem');
+    await two.close();
+    for (const [workers, why] of [[1, 'one worker'], [0, "the page's own thread"]]) {
+      const page = await lab(b, hash, workers);
+      assert.deepEqual(await seen(page), want, `${why} shows what two workers do, bit for bit`);
+      await page.close();
+    }
+    assert.deepEqual(b.errors, [], 'no errors in the page');
+  } finally {
+    await b.stop();
+  }
+});
+
+for (const [mode, fault] of [['cpu', 'panic'], ['gpu', 'oom']]) {
+  test(`a worker that fails (${fault}) shows the banner and the page goes on, in ${mode} mode`, async () => {
+    const b = await start(mode);
+    try {
+      const hash = '#/lab?n=1024&lambda=0.7&seed=5';
+      const healthy = await lab(b, hash, 2);
+      await healthy.waitForFunction(() => document.querySelector('#chart-noise')?.dataset.points === '25' && document.querySelector('#chart-context')?.dataset.points === '8', null, { timeout: 120_000 });
+      const want = await seen(healthy);
+      assert.equal(await healthy.$('#worker-failed'), null, 'no banner while the workers are well');
+      await healthy.close();
+
+      const page = await lab(b, hash, 2, fault);
+      await page.waitForSelector('#worker-failed', { timeout: 60_000 });
+      const banner = await page.textContent('#worker-failed');
+      assert.match(banner, /A background worker failed \(.+\)\. Its work was finished on this page/);
+      if (fault === 'panic') assert.match(banner, /asked to fail/, `the panic's own message: ${banner}`);
+      await page.screenshot({ path: artifact(`worker-failed-${mode}.png`) });
+      // The work the worker dropped is done anyway: the same maps, numbers and charts.
+      await page.waitForFunction(() => document.querySelector('#chart-noise')?.dataset.points === '25' && document.querySelector('#chart-context')?.dataset.points === '8', null, { timeout: 120_000 });
+      assert.deepEqual(await seen(page), want, 'what the page shows does not depend on the failure');
+      // And it goes on: dismiss the banner, change the problem, and it is computed (by a
+      // fresh worker where the failed one was).
+      await page.click('#worker-failed button');
+      assert.equal(await page.$('#worker-failed'), null);
+      const before = await pixels(page, '#map-a1 canvas.map');
+      await page.click('#new-sample');
+      await page.waitForFunction(() => !document.querySelector('#busy-note').textContent && document.querySelector('#chart-noise')?.dataset.points === '25', null, { timeout: 120_000 });
+      assert.notEqual(await pixels(page, '#map-a1 canvas.map'), before, 'a new sample is drawn');
+      assert.equal(await page.$('#worker-failed'), null, 'the fresh worker does not fail');
+      assert.deepEqual(b.errors.filter((e) => !/worker/i.test(e)), [], 'no errors in the page itself');
+      await page.close();
     } finally {
       await b.stop();
     }

@@ -220,7 +220,7 @@ impl RunControl {
         let alive = move || generation.try_get_value() == Some(mine);
         leptos::task::spawn_local(async move {
             let jobs = chunks(ACCURACY_PROMPTS, ACCURACY_CHUNK).into_iter().map(|prompts| AccuracyChunk { generation: mine, state: state.clone(), checkpoint, count: ACCURACY_PROMPTS, prompts }.to_message()).collect();
-            let answer = move |text: String| match ChunkResult::from_message(&text) {
+            let answer = move |a: crate::ui::worker_pool::Answer| match ChunkResult::from_message(&a.text) {
                 Ok(r) if r.generation != mine || !alive() => {}
                 Ok(ChunkResult { counts: Ok(c), prompts, .. }) => {
                     view_of.try_update(|v| {
@@ -238,6 +238,9 @@ impl RunControl {
                 }
             };
             let left = WorkerPool::get().run(jobs, alive, answer).await;
+            if let Some(why) = &left.failure {
+                crate::ui::worker_pool::report_failure(why);
+            }
             if alive() && !left.jobs.is_empty() {
                 let why = left.failure.unwrap_or_else(|| tr!("no-worker-answered"));
                 view_of.try_update(|v| v.note = Some(tr!("worker-stopped", why = why)));

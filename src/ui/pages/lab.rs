@@ -2,27 +2,27 @@
 //! the numbers that summarise them, and the charts that explain them.
 
 use crate::tr;
-use super::super::backend::{self, Backend};
+use super::super::backend::Backend;
 use super::super::components::chart::{Chart, ChartSpec, Marker, Overlay, Series, BLUE, GREY, ORANGE, RED};
 use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::components::readout::{readable, Readout};
 use super::super::components::slider::Slider;
 use super::super::components::notice::{NoticeBar, StateNotes};
 use super::super::route::{self, Page, Route, Router};
-use crate::engine::lab::{self as engine, lambda_init_for_depth, GpuSession, LabMetrics, LabParams, LabRun, MapKind, NoiseMassPoint, NoiseSweepPoint, SnrPoint, Verification, LAMBDA_RANGE};
-use crate::engine::batch::{NoiseAnswer, NoiseJob};
+use crate::engine::lab::{self as engine, lambda_init_for_depth, LabMetrics, MapKind, NoiseMassPoint, NoiseSweepPoint, SnrPoint, Verification, LAMBDA_RANGE};
+use crate::engine::batch::{job_kind, MassAnswer, MassJob, NoiseAnswer, NoiseJob};
 use crate::engine::lab_charts::{SlowCharts, Step};
-use crate::ui::worker_pool::WorkerPool;
+use crate::ui::worker_pool::{self, WorkerPool};
+use super::lab_problem::{Runs, Timing};
 use crate::state::lab_state::{Knob, LabState, KNOBS, SEED};
 use crate::viz::colormap::{Contrast, Scale};
 use crate::viz::pooling::pooled_size;
-use crate::ui::{after_next_paint, now_ms, yield_to_browser};
+use crate::ui::{now_ms, yield_to_browser};
 use leptos::prelude::*;
-use std::rc::Rc;
 use std::sync::Arc;
 
 /// Heatmaps are pooled to at most this many pixels a side.
-const MAX_PX: usize = 384;
+const MAX_PX: usize = engine::MAP_PX;
 
 /// The slow charts compute in slices of about this long, so an input that arrives
 /// meanwhile waits at most one slice, and a λ drag's update still fits in its frame.
@@ -30,13 +30,6 @@ const CHART_SLICE_MS: f64 = 5.0;
 /// Query rows per step of a noise-chart point: small enough that one step stays well
 /// inside a slice at the largest N.
 const CHART_ROWS_PER_STEP: usize = 8;
-
-/// Timings of the last updates, for the readout and the browser tests.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct Timing {
-    problem_ms: f64,
-    lambda_ms: f64,
-}
 
 /// The state, its link and the notices about it. The link follows a drag once it
 /// settles (`Router::write_address_soon`), the navigation's link to the lab at once. A
@@ -72,91 +65,6 @@ fn linked_state(router: Router) -> (RwSignal<LabState>, StateNotes<LabState>, Rw
     (state, notes, lambda_committed)
 }
 
-/// The problem on screen, how it got there, and the one being computed. The maps live
-/// outside the reactive graph (large, and not `Sync`-shared); `version` tells dependants
-/// that a new run is in place.
-#[derive(Clone, Copy)]
-struct Runs {
-    run: StoredValue<Option<LabRun>, LocalStorage>,
-    version: RwSignal<u64>,
-    /// The sequence length of a problem being computed, while the maps show an older one.
-    pending: RwSignal<Option<usize>>,
-    computed_on: RwSignal<String>,
-    gpu_note: RwSignal<Option<String>>,
-    timing: RwSignal<Timing>,
-    /// Exists while the WebGPU path is active (a lost device drops it).
-    session: StoredValue<Option<Rc<GpuSession>>, LocalStorage>,
-}
-
-impl Runs {
-    /// Computes a new problem whenever the state's problem (not λ) or the backend changes:
-    /// on the GPU when there is one (maps read back once), else the CPU. A newer request
-    /// makes an older one's result be dropped.
-    fn follow(problem: Memo<LabParams>, backend: RwSignal<Backend>) -> Self {
-        let runs = Runs {
-            run: StoredValue::new_local(None),
-            version: RwSignal::new(0),
-            pending: RwSignal::new(None),
-            computed_on: RwSignal::new(String::new()),
-            gpu_note: RwSignal::new(None),
-            timing: RwSignal::new(Timing::default()),
-            session: StoredValue::new_local(None),
-        };
-        let latest = StoredValue::new(0u64);
-        Effect::new(move |_| {
-            let params = problem.get();
-            let session = runs.session_for(backend);
-            latest.update_value(|g| *g += 1);
-            let mine = latest.get_value();
-            let t0 = now_ms();
-            runs.pending.set(Some(params.n));
-            leptos::task::spawn_local(async move {
-                // On the CPU the problem blocks the page while it computes: let the
-                // browser paint "computing…" first.
-                if session.is_none() {
-                    after_next_paint().await;
-                }
-                if latest.try_get_value() != Some(mine) {
-                    return;
-                }
-                let (computed, note) = GpuSession::run_or_cpu(session.as_deref(), &params).await;
-                if latest.try_get_value() != Some(mine) {
-                    return;
-                }
-                runs.put(computed, note, now_ms() - t0);
-            });
-        });
-        runs
-    }
-
-    /// The GPU session for the backend, made once per GPU device.
-    fn session_for(self, backend: RwSignal<Backend>) -> Option<Rc<GpuSession>> {
-        let ctx = backend.with(|b| matches!(b, Backend::WebGpu { .. })).then(backend::gpu).flatten();
-        match ctx {
-            None => self.session.set_value(None),
-            Some(ctx) if self.session.with_value(|s| s.as_ref().is_none_or(|s| !Rc::ptr_eq(&s.ctx, &ctx))) => self.session.set_value(Some(Rc::new(GpuSession::new(ctx)))),
-            Some(_) => {}
-        }
-        self.session.get_value()
-    }
-
-    fn put(self, computed: LabRun, note: Option<String>, ms: f64) {
-        let label = if computed.on_gpu { "WebGPU".to_string() } else { tr!("lab-on-cpu") };
-        let _ = self.run.try_set_value(Some(computed));
-        self.gpu_note.try_set(note);
-        self.computed_on.try_set(label);
-        self.pending.try_set(None);
-        self.version.try_update(|v| *v += 1);
-        self.timing.try_update(|t| t.problem_ms = ms);
-    }
-
-    /// Reads the run on screen (tracked: reruns when a new one is in place).
-    fn with<T>(self, f: impl FnOnce(&LabRun) -> T) -> Option<T> {
-        self.version.track();
-        self.run.with_value(|r| r.as_ref().map(f))
-    }
-}
-
 /// What the maps show for the run on screen at the current λ and colour scale.
 #[derive(Clone, Copy)]
 struct Pictures {
@@ -177,10 +85,8 @@ impl Pictures {
         let signal_keys = Memo::new(move |_| runs.with(|r| r.inputs.signal_keys.clone()).unwrap_or_default());
         // A1 and A2 share one scale so they can be compared; the difference uses the same
         // magnitude on a diverging scale, so "white" means "cancelled".
-        let softmax = Memo::new(move |_| {
-            let r = px.get();
-            runs.with(|run| (Arc::new(run.pooled(MapKind::A1, 0.0, r)), Arc::new(run.pooled(MapKind::A2, 0.0, r))))
-        });
+        // A1 and A2 were pooled with the problem's blocks, where the rows were at hand.
+        let softmax = Memo::new(move |_| runs.with(|run| (run.pooled_softmax(MapKind::A1), run.pooled_softmax(MapKind::A2))));
         let vmax = Memo::new(move |_| softmax.with(|p| p.as_ref().map(|(a, b)| a.iter().chain(b.iter()).fold(0.0f32, |m, v| m.max(*v))).unwrap_or(1.0)));
         let scale = move |diverging| Scale { diverging, vmax: vmax.get(), contrast: contrast.get() };
         let a1 = Signal::derive(move || softmax.with(|p| p.as_ref().map(|(a, _)| PooledMap { r: px.get(), values: a.clone(), scale: scale(false) })));
@@ -207,11 +113,11 @@ impl Pictures {
 }
 
 /// The slow charts' points, restarted when a new problem is on screen or the committed λ
-/// changes. The 25 noise levels (each a whole problem) go to the worker pool, their
-/// points kept in σ order as they arrive; the eight noise masses (O(N) each) and whatever
-/// a failed worker left are computed here a small step at a time between paints. They
-/// wait for the problem's own run: started with the request, they would take CPU time
-/// from it (on a software GPU adapter, from the GPU itself).
+/// changes. The eight noise masses (one job) and the 25 noise levels (each a whole
+/// problem) go to the worker pool, the points kept in σ order as they arrive; whatever a
+/// failed worker left is computed here a small step at a time between paints. They wait
+/// for the problem's own run: started with the request, they would take CPU time from it
+/// (on a software GPU adapter, from the GPU itself).
 fn slow_charts(runs: Runs, lambda_committed: RwSignal<f32>) -> (RwSignal<Vec<NoiseSweepPoint>>, RwSignal<Vec<NoiseMassPoint>>) {
     let noise_points = RwSignal::new(Vec::<NoiseSweepPoint>::new());
     let mass_points = RwSignal::new(Vec::<NoiseMassPoint>::new());
@@ -221,8 +127,10 @@ fn slow_charts(runs: Runs, lambda_committed: RwSignal<f32>) -> (RwSignal<Vec<Noi
         let Some(params) = runs.with(|r| r.params.clone()) else { return };
         latest.update_value(|g| *g += 1);
         let mine = latest.get_value();
-        // The page may be gone by the time a step or an answer comes (try_: disposed).
-        let alive = move || latest.try_get_value() == Some(mine);
+        // The page may be gone by the time a step or an answer comes (try_: disposed). A
+        // new problem being computed stops them too: its blocks need the workers, and these
+        // points are about to be replaced.
+        let alive = move || latest.try_get_value() == Some(mine) && runs.pending.try_with_untracked(Option::is_none).unwrap_or(false);
         noise_points.set(vec![]);
         mass_points.set(vec![]);
         let add = move |p: NoiseSweepPoint| {
@@ -238,18 +146,34 @@ fn slow_charts(runs: Runs, lambda_committed: RwSignal<f32>) -> (RwSignal<Vec<Noi
             Step::Noise(p) => add(p),
             Step::Working | Step::Done => {}
         };
-        leptos::task::spawn_local(step_sliced(SlowCharts::with(&params, l, engine::context_lengths(), vec![]), alive, on_step));
         leptos::task::spawn_local(async move {
-            let jobs = engine::noise_grid().into_iter().map(|sigma| NoiseJob { generation: mine, params: params.clone(), lambda: l, sigma }.to_message()).collect();
-            let answer = move |text: String| match NoiseAnswer::from_message(&text) {
-                Ok(NoiseAnswer { generation, point: Ok(p) }) if generation == mine && alive() => add(p),
-                Ok(NoiseAnswer { point: Err(e), .. }) | Err(e) => leptos::logging::warn!("a noise level failed in a worker: {e}"),
-                Ok(_) => {}
+            let masses = MassJob { generation: mine, params: params.clone(), lambda: l }.to_message();
+            let jobs = std::iter::once(masses).chain(engine::noise_grid().into_iter().map(|sigma| NoiseJob { generation: mine, params: params.clone(), lambda: l, sigma }.to_message())).collect();
+            let answer = move |a: worker_pool::Answer| {
+                if job_kind(&a.text).as_deref() == Some("masses") {
+                    match MassAnswer::from_message(&a.text) {
+                        Ok(MassAnswer { generation, points: Ok(m) }) if generation == mine && alive() => {
+                            mass_points.try_set(m);
+                        }
+                        Ok(MassAnswer { points: Err(e), .. }) | Err(e) => leptos::logging::warn!("the noise masses failed in a worker: {e}"),
+                        Ok(_) => {}
+                    }
+                    return;
+                }
+                match NoiseAnswer::from_message(&a.text) {
+                    Ok(NoiseAnswer { generation, point: Ok(p) }) if generation == mine && alive() => add(p),
+                    Ok(NoiseAnswer { point: Err(e), .. }) | Err(e) => leptos::logging::warn!("a noise level failed in a worker: {e}"),
+                    Ok(_) => {}
+                }
             };
             let left = WorkerPool::get().run(jobs, alive, answer).await;
+            if let Some(why) = &left.failure {
+                worker_pool::report_failure(why);
+            }
             if alive() && !left.jobs.is_empty() {
+                let lengths = if left.jobs.iter().any(|j| MassJob::from_message(j).is_ok()) { engine::context_lengths() } else { vec![] };
                 let levels = left.jobs.iter().filter_map(|j| NoiseJob::from_message(j).ok()).map(|j| j.sigma).collect();
-                step_sliced(SlowCharts::with(&params, l, vec![], levels), alive, on_step).await;
+                step_sliced(SlowCharts::with(&params, l, lengths, levels), alive, on_step).await;
             }
         });
     });
@@ -369,7 +293,13 @@ fn LabMaps(state: RwSignal<LabState>, runs: Runs, pictures: Pictures, lambda: Me
 /// SNR against λ, against the noise amplitude, and the noise mass against context length.
 #[component]
 fn LabCharts(state: RwSignal<LabState>, runs: Runs, lambda: Memo<f32>, lambda_committed: RwSignal<f32>, metrics: RwSignal<LabMetrics>, noise_points: RwSignal<Vec<NoiseSweepPoint>>, mass_points: RwSignal<Vec<NoiseMassPoint>>) -> impl IntoView {
-    let lambda_curve = Memo::new(move |_| runs.with(|run| run.lambda_curve(121)));
+    // The SNR-against-λ curve walks every kink of the sweep (≈ 1.4 million at N = 2048):
+    // it follows a new problem one painted frame after its maps.
+    let shown = crate::ui::after_paint::<u64>(runs.version.into());
+    let lambda_curve = Memo::new(move |_| {
+        shown.track();
+        runs.run.with_value(|r| r.as_ref().map(|run| run.lambda_curve(121)))
+    });
     let n = Memo::new(move |_| runs.with(|r| r.n()).unwrap_or(0));
     let stem = move |figure: &'static str| Signal::derive(move || state.with(|s| s.file_stem(figure, n.get())));
     view! {

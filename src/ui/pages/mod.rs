@@ -5,6 +5,7 @@ mod evidence;
 mod explorer;
 pub mod kept;
 pub mod lab;
+mod lab_problem;
 mod lesson_figures;
 mod lesson_models;
 pub mod lesson;
