@@ -2,15 +2,15 @@
 // lab's noise chart at N = 2048, each on the page's own thread (the workers' wasm made
 // unloadable, so the page takes over as before the pool) and with 1, 2 and 4 workers;
 // median of `RUNS` runs each, and the longest main-thread task.
-// `node tests/e2e/bench-workers.mjs [cpu|gpu] [runs]`
+// `node tests/e2e/bench-workers.mjs [cpu|gpu] [runs] [all|batch|noise]`
 import { start } from './harness.mjs';
 
-const [mode = 'cpu', runsArg = '3'] = process.argv.slice(2);
+const [mode = 'cpu', runsArg = '3', what = 'all'] = process.argv.slice(2);
 const RUNS = Number(runsArg);
 const b = await start(mode);
 const median = (xs) => [...xs].sort((a, c) => a - c)[Math.floor(xs.length / 2)];
 try {
-  for (const workers of ['page thread', 1, 2, 4]) {
+  for (const workers of what === 'noise' ? [] : ['page thread', 1, 2, 4]) {
     const page = await b.context.newPage();
     await page.addInitScript((n) => { window.DIFFLENS_WORKERS = typeof n === 'number' ? n : 2; }, workers);
     if (workers === 'page thread') await page.route('**/difflens-worker_bg.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' }));
@@ -38,7 +38,7 @@ try {
   }
   // The lab's SNR-against-noise chart at N = 2048 (25 whole problems): from the problem's
   // own maps on screen to the 25th point drawn, and the longest main-thread task meanwhile.
-  for (const workers of ['page thread', 1, 2, 4]) {
+  for (const workers of what === 'batch' ? [] : ['page thread', 1, 2, 4]) {
     const fills = [], longest = [];
     for (let k = 0; k < RUNS; k++) {
       const page = await b.context.newPage();
