@@ -126,7 +126,7 @@ fn lab_table(ctx: &GpuContext, layouts: &[RowLayout], o: &Options) {
         print!("| {n} | {cpu_full:.1} | {cpu_lambda:.2} |");
         for gpu in labs.iter_mut() {
             let full = median_ms(o.runs, || {
-                std::hint::black_box(pollster::block_on(gpu.load(ctx, &inputs).unwrap().read(ctx)).unwrap());
+                std::hint::black_box(pollster::block_on(gpu.load(ctx, &inputs).unwrap().read(ctx, &|| Box::pin(async {}))).unwrap());
             });
             let lambda = median_ms(o.runs, || {
                 std::hint::black_box(pollster::block_on(gpu.lambda_update(ctx, 0.5, px).unwrap().read(ctx, inputs.signal_keys.len())).unwrap());

@@ -114,9 +114,14 @@ mod web {
     }
 
     pub fn start() {
-        // A panic reaches the page as the worker's error event (its message is the panic's).
+        // A panic reaches the page as a "panic=" message. The banner shows the panic's own
+        // words on one line; where it happened goes to the worker's console, for developers.
         std::panic::set_hook(Box::new(|info| {
-            let _ = scope().post_message(&JsValue::from_str(&format!("panic=the worker panicked: {info}")));
+            let message = info.payload_as_str().unwrap_or("no message");
+            if let Some(at) = info.location() {
+                web_sys::console::error_1(&JsValue::from_str(&format!("the worker panicked at {at}: {message}")));
+            }
+            let _ = scope().post_message(&JsValue::from_str(&format!("panic=the worker panicked: {}", message.replace('\n', " "))));
         }));
         let library = Rc::new(ModelLibrary::default());
         let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| {

@@ -94,7 +94,7 @@ pub async fn gpu_report(ctx: Option<Rc<GpuContext>>, clock: &dyn Fn() -> f64, pa
     let mut lab = Vec::new();
     for n in [256usize, 1024] {
         let params = LabParams { n, ..LabParams::default() };
-        let full = median_async_ms(clock, pause, 3, || { let s = session.clone(); let p = params.clone(); async move { let _ = s.maps(&p).await.map(|a| a.run_all()); } }).await?;
+        let full = median_async_ms(clock, pause, 3, || { let s = session.clone(); let p = params.clone(); async move { let _ = s.maps(&p, &|| Box::pin(async {})).await.map(|a| a.run_all()); } }).await?;
         let lambda = median_async_ms(clock, pause, 5, || { let s = session.clone(); async move { if let Ok(rb) = s.lambda_update(0.5, n.min(384)) { let _ = rb.read(&s.ctx, 4).await; } } }).await?;
         lab.push(format!(r#"{{"n": {n}, "full_ms": {full:.1}, "lambda_update_ms": {lambda:.1}}}"#));
     }

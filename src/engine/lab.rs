@@ -7,6 +7,7 @@ pub use crate::core::lab::{LabMetrics, LabParams, NoiseMassPoint, NoiseSweepPoin
 pub use crate::core::lambda::lambda_init_for_depth;
 use crate::gpu::context::GpuContext;
 use crate::gpu::lab::{GpuLab, LambdaReadback};
+pub use crate::gpu::lab::Pace;
 use crate::core::analysis::max_abs_diff;
 use crate::viz::pooling::{pool_max_magnitude, pool_rows_max_magnitude};
 use super::lab_blocks::LabAssembly;
@@ -206,20 +207,20 @@ impl GpuSession {
 
     /// A new problem on the GPU: both softmaxes there, the maps read back once; what the
     /// λ queries need is made from them block by block (`LabAssembly`).
-    pub async fn maps(&self, params: &LabParams) -> Result<LabAssembly, String> {
+    pub async fn maps(&self, params: &LabParams, pace: Pace<'_>) -> Result<LabAssembly, String> {
         let inputs = lab::generate(params);
         let readback = self.lab.borrow_mut().load(&self.ctx, &inputs)?;
-        let maps = readback.read(&self.ctx).await?;
+        let maps = readback.read(&self.ctx, pace).await?;
         Ok(LabAssembly::for_maps(params.clone(), inputs, maps))
     }
 
     /// A new problem where the page can run it: on the GPU when there is a session, else
     /// (or if the GPU refuses it) on the CPU core, with a sentence saying why. Nothing is
     /// computed yet on the CPU path: its blocks are for the caller to place.
-    pub async fn assembly_or_cpu(session: Option<&GpuSession>, params: &LabParams) -> (LabAssembly, Option<String>) {
+    pub async fn assembly_or_cpu(session: Option<&GpuSession>, params: &LabParams, pace: Pace<'_>) -> (LabAssembly, Option<String>) {
         match session {
             None => (LabAssembly::for_cpu(params), None),
-            Some(s) => match s.maps(params).await {
+            Some(s) => match s.maps(params, pace).await {
                 Ok(a) => (a, None),
                 Err(e) => (LabAssembly::for_cpu(params), Some(crate::tr!("lab-runs-on-cpu", error = e.to_string()))),
             },
@@ -240,7 +241,7 @@ mod tests {
     #[test]
     fn verification_reports_the_largest_difference_and_passes_an_exact_match() {
         let params = LabParams { n: 48, ..LabParams::default() };
-        let (assembly, note) = pollster::block_on(GpuSession::assembly_or_cpu(None, &params));
+        let (assembly, note) = pollster::block_on(GpuSession::assembly_or_cpu(None, &params, &|| Box::pin(async {})));
         assert!(note.is_none() && assembly.computes_maps(), "without a GPU session the CPU core runs it, silently");
         let run = assembly.run_all().unwrap();
         assert!(!run.on_gpu);

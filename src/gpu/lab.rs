@@ -9,7 +9,8 @@ use super::layout::RowLayout;
 use super::params::{LabLambdaRowsParams, LabMetricsParams, PoolParams, SoftmaxUniform};
 use super::sizes::TILE;
 use super::ops::fits;
-use super::readback::read_many;
+use super::readback::{read_many, read_many_paced};
+pub use super::readback::Pace;
 use super::softmax::{Softmax, SoftmaxParams};
 use crate::core::lab::{LabInputs, LabMaps, LabMetrics};
 use ndarray::Array2;
@@ -49,9 +50,10 @@ pub struct MapsReadback {
 }
 
 impl MapsReadback {
-    pub async fn read(self, ctx: &GpuContext) -> Result<LabMaps, String> {
+    /// Both maps, decoded a piece at a time with `pace()` awaited between pieces.
+    pub async fn read(self, ctx: &GpuContext, pace: Pace<'_>) -> Result<LabMaps, String> {
         let n = self.n;
-        let mut parts = read_many(&ctx.device, &ctx.queue, &[(&self.a1, n * n), (&self.a2, n * n)], &self.staging).await?;
+        let mut parts = read_many_paced(&ctx.device, &ctx.queue, &[(&self.a1, n * n), (&self.a2, n * n)], &self.staging, pace).await?;
         let a2 = parts.pop().expect("two parts");
         let a1 = parts.pop().expect("two parts");
         let shape = |v| Array2::from_shape_vec((n, n), v).expect("readback has the map's size");

@@ -443,6 +443,10 @@ fn Readouts(metrics: RwSignal<LabMetrics>, computed_on: RwSignal<String>, timing
         </table>
         </div>
         <p class="axis-note" id="compute-note">{move || {
+            // Nothing to say until a problem is on screen (the busy note says it is coming).
+            if computed_on.with(String::is_empty) {
+                return String::new();
+            }
             let t = timing.get();
             tr!("lab-compute-note", on = computed_on.get(), problem = format!("{:.1}", t.problem_ms), lambda = format!("{:.1}", t.lambda_ms))
         }}</p>

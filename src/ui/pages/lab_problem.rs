@@ -76,7 +76,7 @@ impl Runs {
                 if !alive() {
                     return;
                 }
-                let (assembly, note) = GpuSession::assembly_or_cpu(session.as_deref(), &params).await;
+                let (assembly, note) = GpuSession::assembly_or_cpu(session.as_deref(), &params, &|| Box::pin(yield_to_browser())).await;
                 if !alive() {
                     return;
                 }
