@@ -17,7 +17,7 @@ use difflens::gpu::context::GpuContext;
 use difflens::gpu::lab::GpuLab;
 use difflens::gpu::ops::{combine_maps, softmax_map_with, Lambda};
 use difflens::gpu::layout::RowLayout;
-use difflens::gpu::softmax::{Softmax, SoftmaxParams};
+use difflens::gpu::softmax::{Softmax, SoftmaxKernel, SoftmaxParams};
 use difflens::viz::pooling::pool_max_magnitude;
 
 const MAP_TOL: f32 = 1e-5;
@@ -64,6 +64,30 @@ fn softmax_kernels_match_the_core_on_awkward_shapes() {
             }
         }
     }
+}
+
+#[test]
+fn vec4_workgroup_softmax_matches_the_core_with_tree_and_subgroup_reductions() {
+    let ctx = ctx();
+    // lavapipe has subgroups (through Vulkan 1.1), so both reductions run here.
+    assert!(ctx.device.features().contains(wgpu::Features::SUBGROUP), "the test device should have the subgroups feature");
+    for (subgroups, want) in [(false, SoftmaxKernel::WorkgroupVec4), (true, SoftmaxKernel::WorkgroupVec4Subgroups)] {
+        let softmax = Softmax::with_subgroups(&ctx.device, RowLayout::WorkgroupPerRow, subgroups);
+        // Rows shorter than a workgroup, not a multiple of it, and the largest head size.
+        for (t, d, causal) in [(1, 4, true), (5, 8, false), (63, 16, true), (65, 64, false), (200, 256, true), (333, 32, true)] {
+            let q = normal_matrix(&mut seeded(t as u64 + 40), t, d, 1.0);
+            let k = normal_matrix(&mut seeded(t as u64 + 41), t, d, 2.0);
+            let scale = (d as f32).powf(-0.5);
+            assert_eq!(softmax.kernel(&SoftmaxParams::dense(t, t, d, causal, scale)), want);
+            let gpu = pollster::block_on(softmax_map_with(&ctx, &softmax, &q, &k, scale, causal)).unwrap();
+            let err = max_diff(&gpu, &cpu_softmax(&q, &k, scale, causal));
+            assert!(err < MAP_TOL, "{want:?} T={t} d={d} causal={causal}: max error {err}");
+        }
+        // Unaligned heads go to the scalar kernel.
+        assert_eq!(softmax.kernel(&SoftmaxParams::dense(9, 9, 6, false, 0.5)), SoftmaxKernel::Workgroup);
+    }
+    assert_eq!(Softmax::new(&ctx.device, RowLayout::WorkgroupPerRow).kernel(&SoftmaxParams::dense(9, 9, 8, false, 0.5)), SoftmaxKernel::WorkgroupVec4Subgroups, "subgroups are used where the device has them");
+    assert_eq!(Softmax::new(&ctx.device, RowLayout::InvocationPerRow).kernel(&SoftmaxParams::dense(9, 9, 8, false, 0.5)), SoftmaxKernel::Rows);
 }
 
 #[test]

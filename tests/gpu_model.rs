@@ -8,9 +8,10 @@
 
 use difflens::core::attention::{LambdaOverride, MapRequest};
 use difflens::core::config::ModelConfig;
-use difflens::core::model::{ForwardOptions, Model};
+use difflens::core::model::{ForwardOptions, Model, ModelOutput};
 use difflens::core::LambdaTrace;
 use difflens::gpu::context::GpuContext;
+use difflens::gpu::layout::RowLayout;
 use difflens::gpu::model::GpuModel;
 
 fn ctx() -> GpuContext {
@@ -40,12 +41,21 @@ fn check(cfg: ModelConfig, tokens: &[u32], seed: u64) {
 /// The GPU forward with `opts` against the core's with the same options. Attention
 /// logits (kept for Table 5) are dot products of d = 4…8 values times 1/√d: 1e-5 relative
 /// to the largest, a few ulps of their size.
+/// Both row layouts: lavapipe prefers one invocation per row; the workgroup layout
+/// (what hardware GPUs run: the vec4 softmax with subgroup reductions here) reads each
+/// head in place from the projections at its column offset and stride.
 fn check_with(cfg: ModelConfig, tokens: &[u32], seed: u64, opts: &ForwardOptions) {
     let ctx = ctx();
     let model = Model::random(cfg.clone(), seed).unwrap();
-    let gpu = GpuModel::new(&ctx, &model);
     let cpu = model.forward(tokens, opts).unwrap();
-    let got = pollster::block_on(gpu.forward_with(&ctx, tokens, opts)).unwrap();
+    for layout in [RowLayout::WorkgroupPerRow, RowLayout::InvocationPerRow] {
+        let gpu = GpuModel::with_layout(&ctx, &model, layout);
+        let got = pollster::block_on(gpu.forward_with(&ctx, tokens, opts)).unwrap();
+        compare(&cfg, tokens, &got, &cpu, opts);
+    }
+}
+
+fn compare(cfg: &ModelConfig, tokens: &[u32], got: &ModelOutput, cpu: &ModelOutput, opts: &ForwardOptions) {
     let err = max_abs(&got.logits, &cpu.logits);
     assert!(err < 1e-4, "{:?} T={}: logits off by {err}", cfg.attention, tokens.len());
     for (g, c) in got.layers.iter().zip(&cpu.layers) {

@@ -36,7 +36,10 @@ pub fn looks_software(name: &str) -> bool {
 impl GpuContext {
     /// Requests a high-performance adapter and a device with the adapter's own limits
     /// (the defaults are lower than most GPUs offer; larger maps need the real ones).
-    /// No optional feature is required, so any WebGPU implementation qualifies.
+    /// No optional feature is required, so any WebGPU implementation qualifies; the
+    /// `subgroups` feature is asked for where the adapter has it (natively on Vulkan,
+    /// DX12 and Metal; wgpu does not expose it in browsers yet), and the softmax then
+    /// reduces with subgroup operations (`gpu::softmax`).
     pub async fn request(backends: wgpu::Backends) -> Result<Self, GpuUnavailable> {
         let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
         desc.backends = backends;
@@ -48,7 +51,7 @@ impl GpuContext {
         let info = adapter.get_info();
         let limits = adapter.limits();
         let (device, queue) = adapter
-            .request_device(&wgpu::DeviceDescriptor { label: Some("difflens"), required_limits: limits.clone(), ..Default::default() })
+            .request_device(&wgpu::DeviceDescriptor { label: Some("difflens"), required_limits: limits.clone(), required_features: adapter.features() & wgpu::Features::SUBGROUP, ..Default::default() })
             .await
             .map_err(|e| GpuUnavailable(format!("the GPU refused a device ({e})")))?;
         let software = info.device_type == wgpu::DeviceType::Cpu || looks_software(&info.name);

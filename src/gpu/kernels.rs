@@ -8,6 +8,9 @@ use wgpu::util::DeviceExt;
 
 pub const SOFTMAX_WGSL: &str = include_str!("../../shaders/softmax.wgsl");
 pub const SOFTMAX_ROWS_WGSL: &str = include_str!("../../shaders/softmax_rows.wgsl");
+/// The vec4 workgroup-per-row softmax with tree reductions, and with subgroup ones.
+pub const SOFTMAX_VEC4_WGSL: &str = concat!(include_str!("../../shaders/reduce_tree.wgsl"), include_str!("../../shaders/softmax_vec4.wgsl"));
+pub const SOFTMAX_VEC4_SUBGROUPS_WGSL: &str = concat!(include_str!("../../shaders/reduce_subgroups.wgsl"), include_str!("../../shaders/softmax_vec4.wgsl"));
 pub const COMBINE_WGSL: &str = include_str!("../../shaders/combine.wgsl");
 pub const POOL_WGSL: &str = include_str!("../../shaders/pool.wgsl");
 pub const LAB_METRICS_WGSL: &str = include_str!("../../shaders/lab_metrics.wgsl");

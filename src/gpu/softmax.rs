@@ -4,7 +4,7 @@
 //! "Performance").
 
 use super::context::GpuContext;
-use super::kernels::{Kernel, SOFTMAX_ROWS_WGSL, SOFTMAX_WGSL};
+use super::kernels::{Kernel, SOFTMAX_ROWS_WGSL, SOFTMAX_VEC4_SUBGROUPS_WGSL, SOFTMAX_VEC4_WGSL, SOFTMAX_WGSL};
 use super::layout::RowLayout;
 use super::params::SoftmaxUniform;
 
@@ -41,8 +41,24 @@ impl SoftmaxParams {
     }
 }
 
+/// Which kernel a softmax runs (the browser tests and the GPU benchmark name it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SoftmaxKernel {
+    /// `softmax.wgsl`: scalar loads, tree reductions; any head.
+    Workgroup,
+    /// `softmax_vec4.wgsl` after `reduce_tree.wgsl`: vec4 loads.
+    WorkgroupVec4,
+    /// `softmax_vec4.wgsl` after `reduce_subgroups.wgsl`: vec4 loads, subgroup reductions.
+    WorkgroupVec4Subgroups,
+    /// `softmax_rows.wgsl`: one invocation per row, for software adapters.
+    Rows,
+}
+
 pub struct Softmax {
     per_workgroup: Kernel,
+    /// For vec4-aligned heads in the workgroup layout, with subgroup reductions where
+    /// the device has the `subgroups` feature (see `GpuContext::request`).
+    per_workgroup_vec4: Option<(Kernel, SoftmaxKernel)>,
     /// Compiled only where it is preferred.
     per_invocation: Option<Kernel>,
 }
@@ -53,10 +69,23 @@ impl Softmax {
         Self::new(&ctx.device, RowLayout::preferred(ctx))
     }
 
-    /// Prefers `layout` (the tests pin each one).
+    /// Prefers `layout` (the tests pin each one), with subgroup reductions where the
+    /// device has them.
     pub fn new(device: &wgpu::Device, layout: RowLayout) -> Self {
+        Self::with_subgroups(device, layout, device.features().contains(wgpu::Features::SUBGROUP))
+    }
+
+    /// As [`Softmax::new`], choosing the reductions (the tests run both on one device);
+    /// `subgroups` needs the device's `subgroups` feature.
+    pub fn with_subgroups(device: &wgpu::Device, layout: RowLayout, subgroups: bool) -> Self {
+        let vec4 = match layout {
+            RowLayout::InvocationPerRow => None,
+            _ if subgroups => Some((Kernel::new(device, "softmax vec4 subgroups", SOFTMAX_VEC4_SUBGROUPS_WGSL), SoftmaxKernel::WorkgroupVec4Subgroups)),
+            _ => Some((Kernel::new(device, "softmax vec4", SOFTMAX_VEC4_WGSL), SoftmaxKernel::WorkgroupVec4)),
+        };
         Self {
             per_workgroup: Kernel::new(device, "softmax", SOFTMAX_WGSL),
+            per_workgroup_vec4: vec4,
             per_invocation: (layout == RowLayout::InvocationPerRow).then(|| Kernel::new(device, "softmax rows", SOFTMAX_ROWS_WGSL)),
         }
     }
@@ -69,13 +98,22 @@ impl Softmax {
         }
     }
 
+    /// The kernel `p` runs.
+    pub fn kernel(&self, p: &SoftmaxParams) -> SoftmaxKernel {
+        match (self.layout(p), &self.per_workgroup_vec4) {
+            (RowLayout::InvocationPerRow, _) => SoftmaxKernel::Rows,
+            (_, Some((_, which))) if p.vec4_aligned() => *which,
+            _ => SoftmaxKernel::Workgroup,
+        }
+    }
+
     /// The kernel for `p` and its workgroup grid; bind it with `[params, q, k, out]`.
     pub fn pick(&self, p: &SoftmaxParams) -> (&Kernel, (u32, u32)) {
-        let layout = self.layout(p);
-        let kernel = match (layout, &self.per_invocation) {
-            (RowLayout::InvocationPerRow, Some(rows)) => rows,
+        let kernel = match (self.kernel(p), &self.per_invocation, &self.per_workgroup_vec4) {
+            (SoftmaxKernel::Rows, Some(rows), _) => rows,
+            (SoftmaxKernel::WorkgroupVec4 | SoftmaxKernel::WorkgroupVec4Subgroups, _, Some((vec4, _))) => vec4,
             _ => &self.per_workgroup,
         };
-        (kernel, layout.grid(p.n_q))
+        (kernel, self.layout(p).grid(p.n_q))
     }
 }

@@ -49,7 +49,7 @@ try {
       }, workers);
       if (workers === 'page thread') await page.route('**/difflens-worker_bg.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' }));
       await page.goto(b.url + '#/lab?n=2048');
-      await page.waitForFunction(() => document.querySelector('#snr-diff')?.dataset.value, null, { timeout: 60_000 });
+      await page.waitForFunction(() => document.querySelector('#compute-note')?.textContent && document.querySelector('#map-a1 .axis-note')?.textContent.includes('2047'), null, { timeout: 60_000 });
       const t0 = await page.evaluate(() => performance.now());
       await page.waitForFunction(() => document.querySelector('#chart-noise')?.dataset.points === '25', null, { timeout: 120_000, polling: 10 });
       const r = await page.evaluate((t0) => ({ ms: performance.now() - t0, long: Math.max(0, ...window.__long.filter(([s]) => s >= t0).map(([, d]) => d)) }), t0);

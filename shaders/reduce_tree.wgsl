@@ -1,0 +1,38 @@
+// A workgroup's row reductions as trees in workgroup memory: log2(ROW_WG) barriers each.
+// Put before a row kernel that declares `fn main(ids: Ids)` and calls `row_max` and
+// `row_sum` from uniform control flow; every invocation gets the whole row's result.
+// (reduce_subgroups.wgsl is the same contract with subgroup operations.)
+
+struct Ids {
+    @builtin(workgroup_id) wg: vec3<u32>,
+    @builtin(local_invocation_id) lid: vec3<u32>,
+}
+
+var<workgroup> red: array<f32, ROW_WG>;
+
+fn row_max(v: f32, ids: Ids) -> f32 {
+    let t = ids.lid.x;
+    red[t] = v;
+    workgroupBarrier();
+    for (var stride = ROW_WG / 2u; stride > 0u; stride = stride / 2u) {
+        if (t < stride) { red[t] = max(red[t], red[t + stride]); }
+        workgroupBarrier();
+    }
+    let r = red[0];
+    // Nobody writes `red` again until everyone has read it.
+    workgroupBarrier();
+    return r;
+}
+
+fn row_sum(v: f32, ids: Ids) -> f32 {
+    let t = ids.lid.x;
+    red[t] = v;
+    workgroupBarrier();
+    for (var stride = ROW_WG / 2u; stride > 0u; stride = stride / 2u) {
+        if (t < stride) { red[t] = red[t] + red[t + stride]; }
+        workgroupBarrier();
+    }
+    let r = red[0];
+    workgroupBarrier();
+    return r;
+}
