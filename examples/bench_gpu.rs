@@ -238,6 +238,9 @@ fn main() {
         RowLayout::InvocationPerRow => RowLayout::WorkgroupPerRow,
     };
     println!("## GPU benchmarks on {} ({} adapter; the app uses \"{}\" here)", ctx.adapter_name, if ctx.software { "software" } else { "hardware" }, layout_name(preferred));
+    let aligned = SoftmaxParams::dense(8, 8, 32, false, 1.0);
+    let subgroups = ctx.device.features().contains(wgpu::Features::SUBGROUP);
+    println!("\nThe workgroup layout's softmax for vec4-aligned heads: {:?} (the device {} the subgroups feature).", Softmax::new(&ctx.device, RowLayout::WorkgroupPerRow).kernel(&aligned), if subgroups { "has" } else { "lacks" });
     println!("\nMedians of {} runs after a warm-up (3 where one run takes over 2 s); CPU: the core, one thread.", o.runs);
     let layouts = [preferred, other];
     let wanted = |t: &str| o.tables.iter().any(|x| x == t);

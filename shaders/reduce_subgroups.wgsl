@@ -6,9 +6,7 @@
 // instead of log2(ROW_WG) + 2. Same contract as reduce_tree.wgsl; any subgroup size and
 // any mapping of invocations to subgroups is fine, since only `subgroup_id` indexes.
 
-struct Ids {
-    @builtin(workgroup_id) wg: vec3<u32>,
-    @builtin(local_invocation_id) lid: vec3<u32>,
+struct Lanes {
     @builtin(subgroup_invocation_id) lane: u32,
     @builtin(subgroup_id) sg: u32,
     @builtin(num_subgroups) n_sg: u32,
@@ -16,22 +14,22 @@ struct Ids {
 
 var<workgroup> red: array<f32, ROW_WG>;
 
-fn row_max(v: f32, ids: Ids) -> f32 {
+fn row_max(v: f32, t: u32, lanes: Lanes) -> f32 {
     let s = subgroupMax(v);
-    if (ids.lane == 0u) { red[ids.sg] = s; }
+    if (lanes.lane == 0u) { red[lanes.sg] = s; }
     workgroupBarrier();
     var r = red[0];
-    for (var g = 1u; g < ids.n_sg; g = g + 1u) { r = max(r, red[g]); }
+    for (var g = 1u; g < lanes.n_sg; g = g + 1u) { r = max(r, red[g]); }
     workgroupBarrier();
     return r;
 }
 
-fn row_sum(v: f32, ids: Ids) -> f32 {
+fn row_sum(v: f32, t: u32, lanes: Lanes) -> f32 {
     let s = subgroupAdd(v);
-    if (ids.lane == 0u) { red[ids.sg] = s; }
+    if (lanes.lane == 0u) { red[lanes.sg] = s; }
     workgroupBarrier();
     var r = red[0];
-    for (var g = 1u; g < ids.n_sg; g = g + 1u) { r = r + red[g]; }
+    for (var g = 1u; g < lanes.n_sg; g = g + 1u) { r = r + red[g]; }
     workgroupBarrier();
     return r;
 }

@@ -1,17 +1,19 @@
 // A workgroup's row reductions as trees in workgroup memory: log2(ROW_WG) barriers each.
-// Put before a row kernel that declares `fn main(ids: Ids)` and calls `row_max` and
-// `row_sum` from uniform control flow; every invocation gets the whole row's result.
-// (reduce_subgroups.wgsl is the same contract with subgroup operations.)
+// Put before a row kernel whose entry point takes `lanes: Lanes` (beside its own
+// workgroup and invocation ids: a browser's uniformity analysis treats every member of
+// a built-in struct as varying, so the workgroup id stays a parameter of its own) and
+// calls `row_max` and `row_sum` from uniform control flow; every invocation gets the
+// whole row's result. (reduce_subgroups.wgsl is the same contract with subgroup
+// operations.)
 
-struct Ids {
-    @builtin(workgroup_id) wg: vec3<u32>,
-    @builtin(local_invocation_id) lid: vec3<u32>,
+struct Lanes {
+    // Unused here: a struct needs a member.
+    @builtin(local_invocation_index) index: u32,
 }
 
 var<workgroup> red: array<f32, ROW_WG>;
 
-fn row_max(v: f32, ids: Ids) -> f32 {
-    let t = ids.lid.x;
+fn row_max(v: f32, t: u32, lanes: Lanes) -> f32 {
     red[t] = v;
     workgroupBarrier();
     for (var stride = ROW_WG / 2u; stride > 0u; stride = stride / 2u) {
@@ -24,8 +26,7 @@ fn row_max(v: f32, ids: Ids) -> f32 {
     return r;
 }
 
-fn row_sum(v: f32, ids: Ids) -> f32 {
-    let t = ids.lid.x;
+fn row_sum(v: f32, t: u32, lanes: Lanes) -> f32 {
     red[t] = v;
     workgroupBarrier();
     for (var stride = ROW_WG / 2u; stride > 0u; stride = stride / 2u) {

@@ -32,10 +32,10 @@ const LOWEST: f32 = -3.0e38;
 var<workgroup> q_row: array<vec4<f32>, MAX_D / 4u>;
 
 @compute @workgroup_size(ROW_WG)
-fn main(ids: Ids) {
-    let i = ids.wg.x;
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, lanes: Lanes) {
+    let i = wg.x;
     if (i >= p.n_q) { return; }
-    let t = ids.lid.x;
+    let t = lid.x;
     let d4 = p.d / 4u;
     let qb = (i * p.q_stride + p.q_col) / 4u;
     for (var c = t; c < d4; c = c + ROW_WG) { q_row[c] = q[qb + c] * p.scale; }
@@ -54,7 +54,7 @@ fn main(ids: Ids) {
         out[row + j] = s;
         m = max(m, s);
     }
-    let top = row_max(m, ids);
+    let top = row_max(m, t, lanes);
 
     var sum = 0.0;
     for (var j = t; j < visible; j = j + ROW_WG) {
@@ -62,7 +62,7 @@ fn main(ids: Ids) {
         out[row + j] = e;
         sum = sum + e;
     }
-    let total = row_sum(sum, ids);
+    let total = row_sum(sum, t, lanes);
 
     for (var j = t; j < p.n_k; j = j + ROW_WG) {
         if (j < visible) { out[row + j] = out[row + j] / total; } else { out[row + j] = 0.0; }

@@ -82,6 +82,10 @@ card-too-few = models/{ $kind }/card.json lists { $count } checkpoints, not { $w
 gpu-forward-failed = WebGPU forward failed: { $error }
 gpu-forward-compared = WebGPU forward in { $ms } ms: largest |GPU − CPU| logits { $logits } (tolerance { $logits_tolerance }), layer { $layer } head { $head } map { $map } ({ $map_tolerance }).
 lab-verified = largest |GPU − CPU|: A1 { $a1 }, A2 { $a2 }, pooled A1 − λ·A2 { $diff }; SNR relative difference { $snr }. Tolerance { $tolerance } on maps.
+lab-verified-other = The other row layout ({ $layout }): A1 { $a1 }, A2 { $a2 }.
+lab-verified-other-failed = The other row layout ({ $layout }) could not run: { $error }.
+lab-layout-workgroup = one workgroup per row, vec4 loads
+lab-layout-invocation = one invocation per row
 lab-runs-on-cpu = This problem runs on the CPU: { $error }.
 
 # A weights file's problems (the core's errors, said in the language on screen).

@@ -81,6 +81,10 @@ card-too-few = models/{ $kind }/card.json 只列出 { $count } 个检查点，�
 gpu-forward-failed = WebGPU 前向计算失败：{ $error }
 gpu-forward-compared = WebGPU 前向计算用时 { $ms } 毫秒：logit 的最大 |GPU − CPU| 为 { $logits }（容差 { $logits_tolerance }），第 { $layer } 层第 { $head } 个头的注意力图为 { $map }（{ $map_tolerance }）。
 lab-verified = 最大 |GPU − CPU|：A1 { $a1 }，A2 { $a2 }，池化后的 A1 − λ·A2 { $diff }；信噪比相对差 { $snr }。注意力图的容差为 { $tolerance }。
+lab-verified-other = 另一种行布局（{ $layout }）：A1 { $a1 }，A2 { $a2 }。
+lab-verified-other-failed = 另一种行布局（{ $layout }）无法运行：{ $error }。
+lab-layout-workgroup = 每行一个工作组，vec4 读取
+lab-layout-invocation = 每行一个调用
 lab-runs-on-cpu = 这个问题在 CPU 上运行：{ $error }。
 
 # 权重文件的问题（核心的错误信息，用屏幕上的语言说出来）。

@@ -7,6 +7,7 @@ pub use crate::core::lab::{LabMetrics, LabParams, NoiseMassPoint, NoiseSweepPoin
 pub use crate::core::lambda::lambda_init_for_depth;
 use crate::gpu::context::GpuContext;
 use crate::gpu::lab::{GpuLab, LambdaReadback};
+use crate::gpu::layout::RowLayout;
 pub use crate::gpu::lab::Pace;
 use crate::core::analysis::max_abs_diff;
 use crate::viz::pooling::{pool_max_magnitude, pool_rows_max_magnitude};
@@ -177,19 +178,37 @@ impl Verification {
     /// Maps are probabilities computed in f32 on both sides in different orders.
     pub const MAP_TOLERANCE: f64 = 1e-5;
 
-    pub fn of(run: &LabRun, lambda: f32, px: usize, gpu_pooled: &[f32], gpu_metrics: &LabMetrics) -> Self {
+    /// `other`: the same problem's maps from the row layout the adapter does not prefer
+    /// ([`GpuSession::maps_in_other_layout`]), or why they could not be made.
+    pub fn of(run: &LabRun, lambda: f32, px: usize, gpu_pooled: &[f32], gpu_metrics: &LabMetrics, other: Option<(RowLayout, Result<LabMaps, String>)>) -> Self {
         let cpu = lab::maps(&run.inputs);
         let max_abs = |a: &ndarray::Array2<f32>, b: &ndarray::Array2<f32>| max_abs_diff(a, b) as f64;
         let (d1, d2) = (max_abs(&run.maps.a1, &cpu.a1), max_abs(&run.maps.a2, &cpu.a2));
+        let (other_worst, other_sentence) = match other {
+            None => (0.0, String::new()),
+            Some((layout, Err(e))) => (f64::INFINITY, format!(" {}", crate::tr!("lab-verified-other-failed", layout = layout_name(layout), error = e))),
+            Some((layout, Ok(maps))) => {
+                let (o1, o2) = (max_abs(&maps.a1, &cpu.a1), max_abs(&maps.a2, &cpu.a2));
+                (o1.max(o2), format!(" {}", crate::tr!("lab-verified-other", layout = layout_name(layout), a1 = format!("{o1:.1e}"), a2 = format!("{o2:.1e}"))))
+            }
+        };
         let want = pool_max_magnitude(run.n(), px, |i, j| cpu.a1[[i, j]] - lambda * cpu.a2[[i, j]]);
         let dd = max_abs_diff(gpu_pooled, &want) as f64;
         let cm = lab::metrics(&run.inputs, &cpu, lambda);
         let rel = |g: f64, c: f64| if c == 0.0 { (g - c).abs() } else { ((g - c) / c).abs() };
         let snr = rel(gpu_metrics.standard.snr, cm.standard.snr).max(rel(gpu_metrics.differential.snr, cm.differential.snr));
         Self {
-            worst: d1.max(d2).max(dd),
-            sentence: crate::tr!("lab-verified", a1 = format!("{d1:.1e}"), a2 = format!("{d2:.1e}"), diff = format!("{dd:.1e}"), snr = format!("{snr:.1e}"), tolerance = format!("{:.0e}", Self::MAP_TOLERANCE)),
+            worst: d1.max(d2).max(dd).max(other_worst),
+            sentence: crate::tr!("lab-verified", a1 = format!("{d1:.1e}"), a2 = format!("{d2:.1e}"), diff = format!("{dd:.1e}"), snr = format!("{snr:.1e}"), tolerance = format!("{:.0e}", Self::MAP_TOLERANCE)) + &other_sentence,
         }
+    }
+}
+
+/// A row layout in the reader's words.
+fn layout_name(layout: RowLayout) -> String {
+    match layout {
+        RowLayout::WorkgroupPerRow => crate::tr!("lab-layout-workgroup"),
+        RowLayout::InvocationPerRow => crate::tr!("lab-layout-invocation"),
     }
 }
 
@@ -227,6 +246,22 @@ impl GpuSession {
         }
     }
 
+    /// The problem's maps once more, from the row layout this adapter does not prefer (on
+    /// a software adapter: the workgroup-per-row kernels a hardware GPU runs), so "Verify"
+    /// checks both sets of kernels on the device at hand. Its buffers are dropped after.
+    pub async fn maps_in_other_layout(&self, inputs: &LabInputs) -> (RowLayout, Result<LabMaps, String>) {
+        let other = match RowLayout::preferred(&self.ctx) {
+            RowLayout::WorkgroupPerRow => RowLayout::InvocationPerRow,
+            RowLayout::InvocationPerRow => RowLayout::WorkgroupPerRow,
+        };
+        let mut lab = GpuLab::with_layout(&self.ctx, other);
+        let maps = match lab.load(&self.ctx, inputs) {
+            Ok(readback) => readback.read(&self.ctx, &|| Box::pin(async {})).await,
+            Err(e) => Err(e),
+        };
+        (other, maps)
+    }
+
     /// Starts a λ-only update on the resident maps; await `.read(ctx, n_signal)`.
     /// Keep one in flight at a time (they share a staging buffer).
     pub fn lambda_update(&self, lambda: f32, px: usize) -> Result<LambdaReadback, String> {
@@ -247,13 +282,29 @@ mod tests {
         assert!(!run.on_gpu);
         let (l, px) = (0.8, 16);
         let pooled = run.pooled(MapKind::Diff, l, px);
-        let exact = Verification::of(&run, l, px, &pooled, &run.metrics(l));
+        let exact = Verification::of(&run, l, px, &pooled, &run.metrics(l), None);
         assert!(exact.worst <= 1e-7, "{exact:?}");
         assert!(exact.sentence.contains("Tolerance 1e-5 on maps"), "{}", exact.sentence);
         let mut off = pooled.clone();
         off[5] += 3e-4;
-        let wrong = Verification::of(&run, l, px, &off, &run.metrics(l));
+        let wrong = Verification::of(&run, l, px, &off, &run.metrics(l), None);
         assert!((wrong.worst - 3e-4).abs() < 1e-6, "{wrong:?}");
         assert!(wrong.worst > Verification::MAP_TOLERANCE);
+    }
+
+    #[test]
+    fn verification_counts_the_other_row_layout() {
+        let params = LabParams { n: 40, ..LabParams::default() };
+        let run = LabAssembly::for_cpu(&params).run_all().unwrap();
+        let (l, px) = (0.5, 40);
+        let pooled = run.pooled(MapKind::Diff, l, px);
+        let same = Verification::of(&run, l, px, &pooled, &run.metrics(l), Some((RowLayout::WorkgroupPerRow, Ok(run.maps.clone()))));
+        assert!(same.worst <= 1e-7 && same.sentence.contains("The other row layout (one workgroup per row, vec4 loads): A1 0.0e0, A2 0.0e0."), "{}", same.sentence);
+        let mut maps = run.maps.clone();
+        maps.a2[[3, 7]] += 2e-3;
+        let off = Verification::of(&run, l, px, &pooled, &run.metrics(l), Some((RowLayout::WorkgroupPerRow, Ok(maps))));
+        assert!((off.worst - 2e-3).abs() < 1e-6, "{off:?}");
+        let failed = Verification::of(&run, l, px, &pooled, &run.metrics(l), Some((RowLayout::InvocationPerRow, Err("no room".into()))));
+        assert!(failed.worst.is_infinite() && failed.sentence.contains("one invocation per row") && failed.sentence.contains("no room"), "{}", failed.sentence);
     }
 }

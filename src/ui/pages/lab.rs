@@ -341,12 +341,14 @@ fn Verify(runs: Runs, lambda: Memo<f32>, px: Memo<usize>) -> impl IntoView {
                 Ok(readback) => readback.read(&sess.ctx, n_signal).await,
                 Err(e) => Err(e),
             };
+            let Some(inputs) = runs.run.try_with_value(|run| run.as_ref().map(|run| run.inputs.clone())).flatten() else { return };
+            let other = sess.maps_in_other_layout(&inputs).await;
             if runs.version.try_get_untracked() != Some(mine) {
                 return; // a newer problem replaced the one on the GPU: its result means nothing
             }
             let outcome = match gpu {
                 Err(e) => Some(Verification { worst: f64::INFINITY, sentence: tr!("lab-verify-failed", error = e.to_string()) }),
-                Ok((pooled, gpu_metrics)) => runs.run.try_with_value(|run| run.as_ref().map(|run| Verification::of(run, l, r, &pooled, &gpu_metrics))).flatten(),
+                Ok((pooled, gpu_metrics)) => runs.run.try_with_value(|run| run.as_ref().map(|run| Verification::of(run, l, r, &pooled, &gpu_metrics, Some(other)))).flatten(),
             };
             result.try_set(outcome);
         });
