@@ -123,18 +123,35 @@ for (const mode of ['gpu', 'cpu']) {
       // λ drag at N = 1024: input-to-paint, measured, not asserted (see README).
       const times = [];
       for (let k = 0; k < 60; k++) times.push(await slide(page, 'lambda', (0.2 + 0.01 * k).toFixed(2)));
-      // Changing N to 2048: until the new maps and numbers are on screen.
+      // Changing N to 2048: until the new maps and numbers are on screen, with the main
+      // thread's long tasks (over 50 ms) meanwhile and while the noise chart refills
+      // (measured and reported, not asserted: the README's benchmark holds the target).
       await settle(page);
+      await page.evaluate(() => {
+        window.__long = [];
+        new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push([e.startTime, e.duration]); }).observe({ type: 'longtask' });
+      });
       const before = await value(page, 'snr-standard');
       const tN = Date.now();
+      const t0 = await page.evaluate(() => performance.now());
       await slide(page, 'n', 11, true);
       await page.waitForFunction((b) => document.querySelector('#map-a1 .axis-note').textContent.includes('2047') && Number(document.querySelector('#snr-standard').dataset.value) !== b, before, { timeout: 60_000 });
       const nMs = Date.now() - tN;
-      const perf = { mode, lambda_drag_ms: { median: median(times), p95: pct(times, 0.95), samples: times.map((t) => Math.round(t * 10) / 10) }, change_n_to_2048_ms: nMs, compute_note: await page.textContent('#compute-note') };
+      const t1 = await page.evaluate(() => performance.now());
+      // The noise chart refills for N = 2048 (25 problems of 2048², in workers or slices).
+      await page.waitForFunction(() => document.querySelector('#noise-progress')?.dataset.points === '25', null, { timeout: 120_000 });
+      await page.waitForTimeout(200); // long tasks are reported a little after they end
+      const longest = (from, to) => page.evaluate(([a, z]) => Math.max(0, ...window.__long.filter(([s, d]) => s + d >= a && s <= z).map(([, d]) => d)), [from, to]);
+      const perf = {
+        mode,
+        lambda_drag_ms: { median: median(times), p95: pct(times, 0.95), samples: times.map((t) => Math.round(t * 10) / 10) },
+        change_n_to_2048_ms: nMs,
+        longest_task_during_n_change_ms: await longest(t0, t1),
+        longest_task_while_noise_chart_fills_ms: await longest(t1, Infinity),
+        compute_note: await page.textContent('#compute-note'),
+      };
       fs.writeFileSync(artifact(`perf-lab-${mode}.json`), JSON.stringify(perf, null, 2));
       console.log(JSON.stringify(perf));
-      // The noise chart refills for N = 2048 (25 problems of 2048², computed in slices).
-      await page.waitForFunction(() => document.querySelector('#noise-progress')?.dataset.points === '25', null, { timeout: 120_000 });
       await page.screenshot({ path: artifact(`lab-${mode}.png`), fullPage: true });
 
       // A permalink restores the same state.
