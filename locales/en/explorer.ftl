@@ -116,7 +116,7 @@ sweep-answer-title = Net weight on the asked needle
 sweep-noise-title = Net weight on the context noise
 sweep-x = depth of the asked needle (%)
 sweep-y = net weight
-sweep-explain = { $prompts } fresh prompts at each of five depths of the asked needle (0, 25, 50, 75, 100% into the context), one query each; every model's net weight at “→”, averaged over heads, layers and prompts, as the README's Table 3, computed on the CPU core (WebAssembly). Settings: { $settings }.
+sweep-explain = { $prompts } fresh prompts at each of five depths of the asked needle (0, 25, 50, 75, 100% into the context), one query each; every model's net weight at “→”, averaged over heads, layers and prompts, as the README's Table 3, computed on the CPU core (WebAssembly) in the page's background workers, a few prompts per job. Settings: { $settings }.
 
 # The explorer's page and controls.
 model-intro = Three tiny models, trained in this repository to find a city's number among filler words: a baseline Transformer, DIFF V1 and DIFF V2 with matched parameter counts. Put them side by side on one prompt, or take one and scrub through its training, and see where the position that must answer looks.

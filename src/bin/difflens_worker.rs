@@ -1,6 +1,6 @@
 //! `difflens-worker`: the page's compute worker, one wasm instance per Web Worker (Trunk
 //! builds it with `data-type="worker"`; the page starts it through `www/worker-loader.js`).
-//! It says "ready" once it listens, then answers each job (`engine::batch`) with its
+//! It says "ready" once it listens, then answers each job (`engine::batch`, `engine::sweep_batch`) with its
 //! counts or its error, one at a time. It fetches and keeps the shipped models itself,
 //! from the same files the page reads (the browser's and the offline copy's caches make
 //! the second read free); a lab job (a block of a problem's rows, a noise level, the
@@ -14,6 +14,7 @@ mod web {
     use difflens::core::lab::{LabInputs, LabParams};
     use difflens::engine::batch::{job_kind, AccuracyChunk, ChunkResult, MassAnswer, MassJob, NoiseAnswer, NoiseJob};
     use difflens::engine::lab_blocks::{BlockAnswer, BlockJob};
+    use difflens::engine::sweep_batch::{SweepAnswer, SweepChunk};
     use std::cell::RefCell;
     use difflens::engine::model_session::ModelLibrary;
     use std::rc::Rc;
@@ -93,8 +94,18 @@ mod web {
                 Ok(job) => LAB_INPUTS.with(|inputs| job.run(&mut inputs.borrow_mut())).to_parts(),
                 Err(e) => BlockAnswer { generation: 0, block: Err(e) }.to_parts(),
             },
+            Some("sweep") => (sweep(library, message).await.to_message(), vec![]),
             _ => (answer(library, message).await.to_message(), vec![]),
         }
+    }
+
+    /// The shipped models a job names, fetched once and kept.
+    async fn models(library: &ModelLibrary, keys: Vec<(String, usize)>) -> Result<Vec<Rc<Model>>, String> {
+        let mut models = vec![];
+        for (kind, ckpt) in keys {
+            models.push(library.load(&kind, ckpt, fetch_bytes).await?);
+        }
+        Ok(models)
     }
 
     async fn answer(library: &ModelLibrary, message: &str) -> ChunkResult {
@@ -102,15 +113,21 @@ mod web {
             Ok(job) => job,
             Err(e) => return ChunkResult { generation: 0, prompts: 0..0, counts: Err(e) },
         };
-        let mut models: Vec<Rc<Model>> = vec![];
-        for (kind, ckpt) in job.model_keys() {
-            match library.load(&kind, ckpt, fetch_bytes).await {
-                Ok(m) => models.push(m),
-                Err(e) => return ChunkResult { generation: job.generation, prompts: job.prompts, counts: Err(e) },
-            }
+        match models(library, job.model_keys()).await {
+            Ok(models) => job.run(&models.iter().map(Rc::as_ref).collect::<Vec<&Model>>()),
+            Err(e) => ChunkResult { generation: job.generation, prompts: job.prompts, counts: Err(e) },
         }
-        let refs: Vec<&Model> = models.iter().map(Rc::as_ref).collect();
-        job.run(&refs)
+    }
+
+    async fn sweep(library: &ModelLibrary, message: &str) -> SweepAnswer {
+        let job = match SweepChunk::from_message(message) {
+            Ok(job) => job,
+            Err(e) => return SweepAnswer { generation: 0, depth: 0, prompts: 0..0, sums: Err(e) },
+        };
+        match models(library, job.model_keys()).await {
+            Ok(models) => job.run(&models.iter().map(Rc::as_ref).collect::<Vec<&Model>>()),
+            Err(e) => SweepAnswer { generation: job.generation, depth: job.depth, prompts: job.prompts, sums: Err(e) },
+        }
     }
 
     pub fn start() {

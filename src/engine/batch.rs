@@ -77,7 +77,7 @@ impl AccuracyChunk {
 
     /// The models this chunk runs, as the library names them.
     pub fn model_keys(&self) -> Vec<(String, usize)> {
-        AttentionKind::ALL.iter().map(|k| (k.slug().to_string(), self.checkpoint)).collect()
+        shipped_models(self.checkpoint)
     }
 
     /// Runs the chunk's prompts through `models` (in `AttentionKind::ALL` order), exactly
@@ -252,6 +252,12 @@ fn mass_point(text: &str) -> Result<NoiseMassPoint, String> {
     let [n, standard, expected, differential] = f.as_slice() else { return Err(bad()) };
     let x = |v: &str| v.parse::<f64>().map_err(|_| bad());
     Ok(NoiseMassPoint { n: n.parse().map_err(|_| bad())?, standard: x(standard)?, standard_expected: x(expected)?, differential: x(differential)? })
+}
+
+/// The three shipped models at `checkpoint`, as the library names them, in
+/// `AttentionKind::ALL` order (the order a job's answers list them in).
+pub fn shipped_models(checkpoint: usize) -> Vec<(String, usize)> {
+    AttentionKind::ALL.iter().map(|k| (k.slug().to_string(), checkpoint)).collect()
 }
 
 /// What kind of job a message is (the worker answers each kind with its own answer).

@@ -180,6 +180,12 @@ pub struct DepthSweep {
     sums: Vec<Vec<(Net, usize)>>,
 }
 
+/// The sweep's `count` prompts at depth `DEPTHS[k]` for `spec` (its depth replaced), each
+/// depth seeded apart from the others.
+pub fn depth_prompts(spec: &PromptSpec, k: usize, count: usize, seed: u64) -> Vec<Prompt> {
+    fresh_prompts(&PromptSpec { target_depth: Some(DEPTHS[k]), ..spec.clone() }, count, seed ^ ((k as u64 + 1) << 40))
+}
+
 /// The depths of the paper's Table 3 (and the trainer's).
 pub const DEPTHS: [f32; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
@@ -193,8 +199,13 @@ impl DepthSweep {
 
     /// `count` fresh prompts at each of `DEPTHS` for `spec` (its depth replaced).
     pub fn fresh(spec: &PromptSpec, count: usize, seed: u64, options: Vec<ForwardOptions>) -> Self {
-        let batches = DEPTHS.iter().enumerate().map(|(k, &d)| (d, fresh_prompts(&PromptSpec { target_depth: Some(d), ..spec.clone() }, count, seed ^ ((k as u64 + 1) << 40)))).collect();
+        let batches = (0..DEPTHS.len()).map(|k| (DEPTHS[k], depth_prompts(spec, k, count, seed))).collect();
         Self::new(batches, options)
+    }
+
+    /// Model `m`'s summed net weights at depth index `d` and how many prompts they sum.
+    pub fn sum(&self, m: usize, d: usize) -> (Net, usize) {
+        self.sums.get(m).and_then(|row| row.get(d)).copied().unwrap_or_default()
     }
 
     pub fn step(&mut self, models: &[&Model]) -> Result<bool, String> {

@@ -16,3 +16,4 @@ pub mod model;
 pub mod model_session;
 pub mod placement;
 pub mod prompt_edit;
+pub mod sweep_batch;

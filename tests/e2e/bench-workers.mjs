@@ -1,8 +1,9 @@
-// Benchmark (issue 17): "Run 100 prompts" × 3 models at 4× the training length and the
-// lab's noise chart at N = 2048, each on the page's own thread (the workers' wasm made
+// Benchmark (issue 17): "Run 100 prompts" × 3 models at 4× the training length, Table
+// 3's depth sweep (the same prompts' count, every map kept) and the lab's noise chart at
+// N = 2048, each on the page's own thread (the workers' wasm made
 // unloadable, so the page takes over as before the pool) and with 1, 2 and 4 workers;
 // median of `RUNS` runs each, and the longest main-thread task.
-// `node tests/e2e/bench-workers.mjs [cpu|gpu] [runs] [all|batch|noise]`
+// `node tests/e2e/bench-workers.mjs [cpu|gpu] [runs] [all|batch|sweep|noise]`
 import { start } from './harness.mjs';
 
 const [mode = 'cpu', runsArg = '3', what = 'all'] = process.argv.slice(2);
@@ -10,7 +11,9 @@ const RUNS = Number(runsArg);
 const b = await start(mode);
 const median = (xs) => [...xs].sort((a, c) => a - c)[Math.floor(xs.length / 2)];
 try {
-  for (const workers of what === 'noise' ? [] : ['page thread', 1, 2, 4]) {
+  // "Run 100 prompts" (Table 2) and the depth sweep (Table 3: 100 prompts, every map kept).
+  const runs = [['batch', '#run-accuracy', '#accuracy-run', 'Run 100 prompts'], ['sweep', '#run-sweep', '#depth-sweep', 'depth sweep']].filter(([w]) => what === 'all' || what === w);
+  for (const [, button, panel, label] of runs) for (const workers of ['page thread', 1, 2, 4]) {
     const page = await b.context.newPage();
     await page.addInitScript((n) => { window.DIFFLENS_WORKERS = typeof n === 'number' ? n : 2; }, workers);
     if (workers === 'page thread') await page.route('**/difflens-worker_bg.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' }));
@@ -18,27 +21,27 @@ try {
     await page.waitForFunction(() => document.querySelectorAll('.predictions li').length === 3, null, { timeout: 60_000 });
     const times = [], longest = [];
     for (let k = 0; k < RUNS; k++) {
-      const r = await page.evaluate(async () => {
+      const r = await page.evaluate(async ([button, panel]) => {
         let long = 0;
         const observer = new PerformanceObserver((l) => { for (const e of l.getEntries()) long = Math.max(long, e.duration); });
         observer.observe({ type: 'longtask' });
         const t0 = performance.now();
-        document.querySelector('#run-accuracy').click();
-        while (/^Done/.test(document.querySelector('#accuracy-run .run-progress')?.textContent || '')) await new Promise((res) => setTimeout(res, 5));
-        while (!/^Done/.test(document.querySelector('#accuracy-run .run-progress')?.textContent || '')) await new Promise((res) => setTimeout(res, 20));
+        document.querySelector(button).click();
+        while (/^Done/.test(document.querySelector(`${panel} .run-progress`)?.textContent || '')) await new Promise((res) => setTimeout(res, 5));
+        while (!/^Done/.test(document.querySelector(`${panel} .run-progress`)?.textContent || '')) await new Promise((res) => setTimeout(res, 20));
         const ms = performance.now() - t0;
         observer.disconnect();
         return { ms, long };
-      });
+      }, [button, panel]);
       times.push(r.ms / 1000);
       longest.push(r.long);
     }
-    console.log(`${mode}, ${workers === 'page thread' ? 'page thread (no worker)' : `${workers} worker${workers > 1 ? 's' : ''}`}: ${median(times).toFixed(2)} s median of [${times.map((t) => t.toFixed(2)).join(', ')}]; longest main-thread task ${Math.max(...longest).toFixed(0)} ms`);
+    console.log(`${mode}, ${label}, ${workers === 'page thread' ? 'page thread (no worker)' : `${workers} worker${workers > 1 ? 's' : ''}`}: ${median(times).toFixed(2)} s median of [${times.map((t) => t.toFixed(2)).join(', ')}]; longest main-thread task ${Math.max(...longest).toFixed(0)} ms`);
     await page.close();
   }
   // The lab's SNR-against-noise chart at N = 2048 (25 whole problems): from the problem's
   // own maps on screen to the 25th point drawn, and the longest main-thread task meanwhile.
-  for (const workers of what === 'batch' ? [] : ['page thread', 1, 2, 4]) {
+  for (const workers of what === 'all' || what === 'noise' ? ['page thread', 1, 2, 4] : []) {
     const fills = [], longest = [];
     for (let k = 0; k < RUNS; k++) {
       const page = await b.context.newPage();

@@ -6,7 +6,8 @@
 // again counts every prompt once, however late the first run's answers arrive. A new
 // lab problem is split by query rows across the workers: the same maps and numbers as the
 // page's own thread makes. A worker that panics or runs out of memory shows the banner,
-// and the page finishes its work and goes on.
+// and the page finishes its work and goes on. Table 3's depth sweep: the same curves from
+// two workers, one, or the page's own thread.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, artifact, pixels } from './harness.mjs';
@@ -91,6 +92,43 @@ for (const mode of ['gpu', 'cpu']) {
       assert.match(await broken.textContent('#accuracy-run .run-note'), /A background worker stopped \(.+\); its prompts ran on the page's own thread instead\./);
       await broken.screenshot({ path: artifact(`workers-fallback-${mode}.png`) });
       await broken.close();
+      assert.deepEqual(b.errors, [], 'no errors in the page');
+    } finally {
+      await b.stop();
+    }
+  });
+}
+
+/** Table 3's depth sweep run as a reader runs it, once it is done: both charts as CSV,
+ * and the panel's note on where it ran. */
+async function depthSweep(b, workers, breakWorker = false) {
+  const page = await open(b, workers, breakWorker);
+  const blank = await pixels(page, '#chart-sweep-answer');
+  await page.click('#run-sweep');
+  await page.waitForFunction(() => /^(Done|Stopped)/.test(document.querySelector('#depth-sweep .run-progress')?.textContent || ''), null, { timeout: 180_000 });
+  assert.match(await page.textContent('#depth-sweep .run-progress'), /^Done: 100 prompts/);
+  assert.notEqual(await pixels(page, '#chart-sweep-answer'), blank, 'the chart is drawn');
+  const csv = [];
+  for (const id of ['chart-sweep-answer', 'chart-sweep-noise']) {
+    const [file] = await Promise.all([page.waitForEvent('download'), page.click(`.chart-wrap:has(#${id}) .export-csv`)]);
+    csv.push((await import('node:fs')).readFileSync(await file.path(), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')));
+  }
+  const note = await page.$eval('#depth-sweep', (el) => el.querySelector('.run-note')?.textContent || '');
+  await page.close();
+  return { csv, note };
+}
+
+for (const mode of ['gpu', 'cpu']) {
+  test(`Table 3's depth sweep in background workers, in ${mode} mode`, async () => {
+    const b = await start(mode);
+    try {
+      const two = await depthSweep(b, 2);
+      for (const lines of two.csv) assert.equal(lines.length, 1 + 3 * 5, 'three models at five depths');
+      assert.equal(two.note, '', 'nothing to say while the workers are well');
+      if (mode === 'cpu') assert.deepEqual((await depthSweep(b, 1)).csv, two.csv, 'one worker draws the same curves as two');
+      const broken = await depthSweep(b, 2, true);
+      assert.deepEqual(broken.csv, two.csv, "the page's own thread draws the same curves when the workers cannot start");
+      assert.match(broken.note, /A background worker stopped \(.+\); its prompts ran on the page's own thread instead\./);
       assert.deepEqual(b.errors, [], 'no errors in the page');
     } finally {
       await b.stop();

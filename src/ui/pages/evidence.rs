@@ -7,8 +7,9 @@ use super::super::components::chart::{Chart, ChartSpec, Series, BLUE, GREY, ORAN
 use super::compare::Columns;
 use super::explorer::{kind_title, signed, Library};
 use crate::engine::batch::{self, chunks, AccuracyChunk, ChunkResult};
-use crate::engine::evidence::{fresh_prompts, run_spec, AccuracyRun, DepthSweep, Net};
-use crate::ui::worker_pool::WorkerPool;
+use crate::engine::evidence::{fresh_prompts, run_spec, AccuracyRun, Net, DEPTHS};
+use crate::engine::sweep_batch::{sweep_chunks, SweepAnswer, SweepChunk, SweepTotals};
+use crate::ui::worker_pool::{report_failure, Answer, Leftover, WorkerPool};
 use crate::engine::model::{forward_options, ForwardOptions, LambdaTrace, Model};
 use crate::core::attention::LambdaOverride;
 use crate::state::model_state::{AttentionKind, ModelState};
@@ -27,6 +28,8 @@ const SWEEP_PROMPTS: usize = 20;
 /// Prompts per worker job: small enough that the pool's workers share the batch evenly
 /// and a cancel stops within a job, large enough that messages cost nothing beside it.
 const ACCURACY_CHUNK: usize = 5;
+/// The depth sweep's prompts per job (each forward keeps every map for the net weights).
+const SWEEP_CHUNK: usize = 4;
 
 #[component]
 pub fn Evidence(state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>, library: Library, ready: RwSignal<Option<usize>>) -> impl IntoView {
@@ -195,32 +198,44 @@ impl RunControl {
         Self { view_of: RwSignal::new(RunView::default()), generation: StoredValue::new(0) }
     }
 
-    /// Runs `job` with `step` until done or dropped; `report` after each slice.
-    fn start<J: 'static>(self, models: Vec<Rc<Model>>, mut job: J, step: fn(&mut J, &[&Model]) -> Result<bool, String>, report: impl Fn(&J) + 'static) {
+    /// A new run: the runs before it are dropped. Its generation, and whether it is
+    /// still the current run.
+    fn next_run(self) -> (u64, impl Fn() -> bool + Copy + 'static) {
         self.generation.update_value(|g| *g += 1);
-        let (mine, generation, view_of) = (self.generation.get_value(), self.generation, self.view_of);
-        leptos::task::spawn_local(async move {
-            let refs: Vec<&Model> = models.iter().map(|m| m.as_ref()).collect();
-            let cell = std::cell::RefCell::new(&mut job);
-            let result = run_sliced(|| step(&mut cell.borrow_mut(), &refs), || generation.try_get_value() == Some(mine), || report(&cell.borrow())).await;
-            if generation.try_get_value() == Some(mine) {
-                view_of.try_update(|v| {
-                    v.running = false;
-                    v.error = result.err();
-                });
-            }
+        let (mine, generation) = (self.generation.get_value(), self.generation);
+        (mine, move || generation.try_get_value() == Some(mine))
+    }
+
+    /// Stops the run at its first error, as a run on the page's thread does.
+    fn fail(self, e: String) {
+        self.generation.try_update_value(|g| *g += 1);
+        self.view_of.try_update(|v| {
+            v.error = Some(e);
+            v.running = false;
         });
+    }
+
+    /// After the pool: a failed worker reported, and the jobs no worker did, for the
+    /// page to run itself, which the panel then says.
+    fn take_over(self, left: Leftover, alive: impl Fn() -> bool) -> Vec<String> {
+        if let Some(why) = &left.failure {
+            report_failure(why);
+        }
+        if !alive() || left.jobs.is_empty() {
+            return vec![];
+        }
+        let why = left.failure.unwrap_or_else(|| tr!("no-worker-answered"));
+        self.view_of.try_update(|v| v.note = Some(tr!("worker-stopped", why = why)));
+        left.jobs
     }
 
     /// Table 2's batch in chunks across the worker pool; whatever a failed worker left
     /// runs here in slices, as a run without workers would, and the panel says so.
     fn start_pooled(self, state: ModelState, checkpoint: usize, models: Vec<Rc<Model>>) {
-        self.generation.update_value(|g| *g += 1);
-        let (mine, generation, view_of) = (self.generation.get_value(), self.generation, self.view_of);
-        let alive = move || generation.try_get_value() == Some(mine);
+        let ((mine, alive), view_of) = (self.next_run(), self.view_of);
         leptos::task::spawn_local(async move {
             let jobs = chunks(ACCURACY_PROMPTS, ACCURACY_CHUNK).into_iter().map(|prompts| AccuracyChunk { generation: mine, state: state.clone(), checkpoint, count: ACCURACY_PROMPTS, prompts }.to_message()).collect();
-            let answer = move |a: crate::ui::worker_pool::Answer| match ChunkResult::from_message(&a.text) {
+            let answer = move |a: Answer| match ChunkResult::from_message(&a.text) {
                 Ok(r) if r.generation != mine || !alive() => {}
                 Ok(ChunkResult { counts: Ok(c), prompts, .. }) => {
                     view_of.try_update(|v| {
@@ -228,23 +243,11 @@ impl RunControl {
                         v.done += prompts.len();
                     });
                 }
-                // The run stops at its first error, as a run on the page's thread does.
-                Ok(ChunkResult { counts: Err(e), .. }) | Err(e) => {
-                    generation.try_update_value(|g| *g += 1);
-                    view_of.try_update(|v| {
-                        v.error = Some(e);
-                        v.running = false;
-                    });
-                }
+                Ok(ChunkResult { counts: Err(e), .. }) | Err(e) => self.fail(e),
             };
-            let left = WorkerPool::get().run(jobs, alive, answer).await;
-            if let Some(why) = &left.failure {
-                crate::ui::worker_pool::report_failure(why);
-            }
-            if alive() && !left.jobs.is_empty() {
-                let why = left.failure.unwrap_or_else(|| tr!("no-worker-answered"));
-                view_of.try_update(|v| v.note = Some(tr!("worker-stopped", why = why)));
-                let ranges: Vec<_> = left.jobs.iter().filter_map(|j| AccuracyChunk::from_message(j).ok()).map(|j| j.prompts).collect();
+            let left = self.take_over(WorkerPool::get().run(jobs, alive, answer).await, alive);
+            if !left.is_empty() {
+                let ranges: Vec<_> = left.iter().filter_map(|j| AccuracyChunk::from_message(j).ok()).map(|j| j.prompts).collect();
                 let prompts = fresh_prompts(&run_spec(&state, None), ACCURACY_PROMPTS, state.seed).into_iter().enumerate().filter(|(i, _)| ranges.iter().any(|r| r.contains(i))).map(|(_, p)| p).collect();
                 let mut run = AccuracyRun::new(prompts, run_options(&state, &models));
                 let (base_done, base_counts) = view_of.with_untracked(|v| (v.done, v.counts.clone()));
@@ -261,6 +264,47 @@ impl RunControl {
                 .await;
                 if let Err(e) = result {
                     view_of.try_update(|v| v.error = Some(e));
+                }
+            }
+            if alive() {
+                view_of.try_update(|v| v.running = false);
+            }
+        });
+    }
+
+    /// Table 3's depth sweep in chunks across the worker pool, each chunk's sums kept by
+    /// its place in the sweep (`SweepTotals`), so the curves are the same however many
+    /// workers made them; a failed worker's chunks run here in slices.
+    fn start_pooled_sweep(self, state: ModelState, checkpoint: usize, models: Vec<Rc<Model>>, curves: RwSignal<Vec<Vec<(f32, Net)>>>) {
+        let ((mine, alive), view_of, n) = (self.next_run(), self.view_of, models.len());
+        let totals = Rc::new(std::cell::RefCell::new(SweepTotals::default()));
+        let add = {
+            let totals = totals.clone();
+            move |depth: usize, prompts: &std::ops::Range<usize>, sums: Vec<Net>| {
+                let mut t = totals.borrow_mut();
+                t.add(depth, prompts, sums);
+                view_of.try_update(|v| v.done = t.prompts());
+                curves.try_set((0..n).map(|m| t.curve(m)).collect());
+            }
+        };
+        leptos::task::spawn_local(async move {
+            let jobs = sweep_chunks(SWEEP_PROMPTS, SWEEP_CHUNK).into_iter().map(|(depth, prompts)| SweepChunk { generation: mine, state: state.clone(), checkpoint, depth, count: SWEEP_PROMPTS, prompts }.to_message()).collect();
+            let answer = {
+                let add = add.clone();
+                move |a: Answer| match SweepAnswer::from_message(&a.text) {
+                    Ok(r) if r.generation != mine || !alive() => {}
+                    Ok(SweepAnswer { sums: Ok(sums), depth, prompts, .. }) => add(depth, &prompts, sums),
+                    Ok(SweepAnswer { sums: Err(e), .. }) | Err(e) => self.fail(e),
+                }
+            };
+            let left = self.take_over(WorkerPool::get().run(jobs, alive, answer).await, alive);
+            let refs: Vec<&Model> = models.iter().map(|m| m.as_ref()).collect();
+            for job in left.iter().filter_map(|j| SweepChunk::from_message(j).ok()) {
+                let mut sweep = job.sweep(&refs);
+                match run_sliced(|| sweep.step(&refs), alive, || {}).await {
+                    Ok(true) => add(job.depth, &job.prompts, job.answer(&sweep, n).sums.unwrap_or_default()),
+                    Ok(false) => return,
+                    Err(e) => return self.fail(e),
                 }
             }
             if alive() {
@@ -356,15 +400,11 @@ fn DepthSweepPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoView
     let view_of = control.view_of;
     let curves = RwSignal::new(Vec::<Vec<(f32, Net)>>::new());
     let start = move |_| {
-        let Some(models) = models.get() else { return };
+        let (Some(list), Some(checkpoint)) = (models.get(), models.ready.get_untracked()) else { return };
         let s = state.get_untracked();
-        let (n, sweep) = (models.len(), DepthSweep::fresh(&run_spec(&s, Some(1)), SWEEP_PROMPTS, s.seed, run_options(&s, &models)));
-        view_of.set(RunView { running: true, total: sweep.progress().1, settings: run_settings(&ModelState { queries: 1, ..s }), ..Default::default() });
+        view_of.set(RunView { running: true, total: SWEEP_PROMPTS * DEPTHS.len(), settings: run_settings(&ModelState { queries: 1, ..s.clone() }), ..Default::default() });
         curves.set(vec![]);
-        control.start(models, sweep, DepthSweep::step, move |sw| {
-            view_of.try_update(|v| v.done = sw.progress().0);
-            curves.try_set((0..n).map(|m| sw.curve(m)).collect());
-        });
+        control.start_pooled_sweep(s, checkpoint, list, curves);
     };
     let cancel = move |_| control.cancel();
     let chart = move |answer: bool| {
