@@ -34,8 +34,9 @@ macro_rules! uniform {
 }
 
 uniform! {
-    /// `softmax.wgsl` and `softmax_rows.wgsl`: one head's scores and softmax, read in
-    /// place from Q and K (columns from `q_col`/`k_col`, rows `q_stride`/`k_stride` apart).
+    /// `softmax.wgsl`, `softmax_rows.wgsl` and `softmax_vec4.wgsl` (after either reduction
+    /// file): one head's scores and softmax, read in place from Q and K (columns from
+    /// `q_col`/`k_col`, rows `q_stride`/`k_stride` apart).
     SoftmaxUniform in [super::kernels::SOFTMAX_WGSL, super::kernels::SOFTMAX_ROWS_WGSL, super::kernels::SOFTMAX_VEC4_WGSL, super::kernels::SOFTMAX_VEC4_SUBGROUPS_WGSL] binds ["q", "k", "out"] {
         n_q: u32, n_k: u32, d: u32, causal: u32, scale: f32,
         q_col: u32, q_stride: u32, k_col: u32, k_stride: u32, _pad0: u32, _pad1: u32, _pad2: u32,

@@ -1,7 +1,8 @@
-//! The attention softmax in either row layout ([`RowLayout`]): `shaders/softmax.wgsl`
-//! (one workgroup per query row) or `shaders/softmax_rows.wgsl` (one invocation per row,
-//! vec4 loads, for software adapters, where it is several times faster: README,
-//! "Performance").
+//! The attention softmax in either row layout ([`RowLayout`]): one workgroup per query
+//! row (`shaders/softmax_vec4.wgsl` for vec4-aligned heads, with subgroup reductions where
+//! the device has them; `shaders/softmax.wgsl` for any head) or `shaders/softmax_rows.wgsl`
+//! (one invocation per row, vec4 loads, for software adapters, where it is several times
+//! faster: README, "Performance").
 
 use super::context::GpuContext;
 use super::kernels::{Kernel, SOFTMAX_ROWS_WGSL, SOFTMAX_VEC4_SUBGROUPS_WGSL, SOFTMAX_VEC4_WGSL, SOFTMAX_WGSL};
@@ -41,7 +42,7 @@ impl SoftmaxParams {
     }
 }
 
-/// Which kernel a softmax runs (the browser tests and the GPU benchmark name it).
+/// Which kernel a softmax runs (the kernel tests and the GPU benchmark name it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SoftmaxKernel {
     /// `softmax.wgsl`: scalar loads, tree reductions; any head.
