@@ -65,6 +65,11 @@ impl ColumnJob {
         self.resume.as_ref().map_or(0, |(_, from)| *from)
     }
 
+    /// The previous run is kept: nothing to compute.
+    pub fn is_kept(&self) -> bool {
+        self.kept.is_some()
+    }
+
     /// A forward pass on WebGPU is still to be made.
     pub fn needs_gpu(&self) -> bool {
         self.kept.is_none() && self.key.4.on_gpu()

@@ -14,7 +14,7 @@ use crate::engine::columns::{plan_columns, ColumnJob};
 use crate::engine::model::{render, lambda_sentence, learnt_lambdas, word, ColumnRun, Explained, Model};
 use crate::engine::placement::Placement;
 use crate::state::model_state::{column_of, AttentionKind, ModelState};
-use crate::ui::{after_paint, now_ms};
+use crate::ui::{after_paint, now_ms, yield_to_browser};
 use crate::viz::colormap::{Contrast, Scale};
 use leptos::html;
 use crate::tr;
@@ -104,7 +104,10 @@ fn compare_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
         let t0 = now_ms();
         latest.update_value(|v| *v += 1);
         let ticket = latest.get_value();
-        if !jobs.iter().any(ColumnJob::needs_gpu) {
+        // One model to run on the CPU core (a λ drag moves one): at once, so the step is
+        // painted in the frame that delivered it. Several (a new prompt): one per task, so
+        // no task holds the page for all three forwards; on WebGPU each is awaited anyway.
+        if !jobs.iter().any(ColumnJob::needs_gpu) && jobs.iter().filter(|j| !j.is_kept()).count() <= 1 {
             let cache = jobs.into_iter().zip(&refs).map(|(job, m)| job.run_on_cpu(m, &prompt, None)).collect();
             finish.apply(cache, &models, &previous, s, c, t0);
             return;
@@ -113,7 +116,15 @@ fn compare_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
         let gpus: Vec<_> = AttentionKind::ALL.iter().map(|k| ctx.as_ref().and_then(|ctx| library.gpu_model(&(k.slug().to_string(), c), ctx))).collect();
         leptos::task::spawn_local(async move {
             let mut cache = Vec::with_capacity(jobs.len());
+            let mut computed = false;
             for ((job, m), g) in jobs.into_iter().zip(&models).zip(&gpus) {
+                if computed && !job.is_kept() {
+                    yield_to_browser().await;
+                    if latest.try_get_value() != Some(ticket) {
+                        return;
+                    }
+                }
+                computed |= !job.is_kept();
                 cache.push(job.run(m, &prompt, ctx.as_deref().zip(g.as_deref())).await);
             }
             if latest.try_get_value() == Some(ticket) {
