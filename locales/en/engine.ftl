@@ -9,8 +9,10 @@ why-fell-back = WebGPU failed ({ $error }), so the CPU core took over
 why-this-page = this page runs its models on the CPU core
 gpu-gone = the GPU is gone
 short-cpu = the CPU core
+short-cpu-worker = the CPU core in background workers
 computed-gpu = Computed on WebGPU ({ $adapter }).
 computed-cpu = Computed on the CPU core (WebAssembly): { $why }.
+computed-cpu-worker = Computed on the CPU core (WebAssembly, in a background worker, so the page stays responsive): { $why }.
 
 card-invalid = the model card is not valid: { $error }
 card-empty = the model card lists no checkpoints

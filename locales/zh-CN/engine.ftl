@@ -8,8 +8,10 @@ why-fell-back = WebGPU 失败了（{ $error }），所以改由 CPU 核心计算
 why-this-page = 本页在 CPU 核心上运行模型
 gpu-gone = GPU 已不可用
 short-cpu = CPU 核心
+short-cpu-worker = 后台 worker 中的 CPU 核心
 computed-gpu = 在 WebGPU（{ $adapter }）上计算。
 computed-cpu = 在 CPU 核心（WebAssembly）上计算：{ $why }。
+computed-cpu-worker = 在 CPU 核心（WebAssembly，后台 worker 中，页面保持流畅）上计算：{ $why }。
 
 card-invalid = 模型卡无效：{ $error }
 card-empty = 模型卡中没有列出任何检查点

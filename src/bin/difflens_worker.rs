@@ -1,7 +1,7 @@
 //! `difflens-worker`: the page's compute worker, one wasm instance per Web Worker (Trunk
 //! builds it with `data-type="worker"`; the page starts it through `www/worker-loader.js`).
-//! It says "ready" once it listens, then answers each job (`engine::batch`, `engine::sweep_batch`) with its
-//! counts or its error, one at a time. It fetches and keeps the shipped models itself,
+//! It says "ready" once it listens, then answers each job (`engine::batch`,
+//! `engine::sweep_batch`, `engine::forward_job`) with its result or its error, one at a time. It fetches and keeps the shipped models itself,
 //! from the same files the page reads (the browser's and the offline copy's caches make
 //! the second read free); a lab job (a block of a problem's rows, a noise level, the
 //! noise masses) needs nothing but its text. Answers with bulk numbers send them as
@@ -14,6 +14,7 @@ mod web {
     use difflens::core::lab::{LabInputs, LabParams};
     use difflens::engine::batch::{job_kind, AccuracyChunk, ChunkResult, MassAnswer, MassJob, NoiseAnswer, NoiseJob};
     use difflens::engine::lab_blocks::{BlockAnswer, BlockJob};
+    use difflens::engine::forward_job::{ForwardAnswer, ForwardJob};
     use difflens::engine::sweep_batch::{SweepAnswer, SweepChunk};
     use std::cell::RefCell;
     use difflens::engine::model_session::ModelLibrary;
@@ -95,6 +96,7 @@ mod web {
                 Err(e) => BlockAnswer { generation: 0, block: Err(e) }.to_parts(),
             },
             Some("sweep") => (sweep(library, message).await.to_message(), vec![]),
+            Some("forward") => forward(library, message).await.to_parts(),
             _ => (answer(library, message).await.to_message(), vec![]),
         }
     }
@@ -127,6 +129,17 @@ mod web {
         match models(library, job.model_keys()).await {
             Ok(models) => job.run(&models.iter().map(Rc::as_ref).collect::<Vec<&Model>>()),
             Err(e) => SweepAnswer { generation: job.generation, depth: job.depth, prompts: job.prompts, sums: Err(e) },
+        }
+    }
+
+    async fn forward(library: &ModelLibrary, message: &str) -> ForwardAnswer {
+        let job = match ForwardJob::from_message(message) {
+            Ok(job) => job,
+            Err(e) => return ForwardAnswer { generation: 0, kind: difflens::state::model_state::AttentionKind::Baseline, output: Err(e) },
+        };
+        match models(library, vec![job.model_key()]).await {
+            Ok(models) => job.run(&models[0]),
+            Err(e) => ForwardAnswer { generation: job.generation, kind: job.kind, output: Err(e) },
         }
     }
 

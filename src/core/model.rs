@@ -123,6 +123,14 @@ impl Model {
         Ok(Self { norm: norm(&root, "norm.weight")?, embed, blocks, lm_head, config })
     }
 
+    /// A seeded two-layer model of `kind` small enough for any test (vocabulary 76, the
+    /// shipped models' size, so prompts of the retrieval task fit it).
+    #[cfg(test)]
+    pub fn tiny(kind: AttentionKind, seed: u64) -> Self {
+        let config = ModelConfig::from_json(&format!(r#"{{"attention":"{}","vocab_size":76,"dim":32,"n_layers":2,"n_heads":2,"ffn_hidden":16}}"#, kind.slug())).expect("a valid config");
+        Self::random(config, seed).expect("a valid shape")
+    }
+
     /// A seeded model with random weights (and unit norm gains).
     pub fn random(config: ModelConfig, seed: u64) -> Result<Self, WeightsError> {
         let shape = config.attn_shape()?;

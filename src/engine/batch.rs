@@ -279,11 +279,9 @@ pub fn add(total: &mut Vec<(usize, usize)>, counts: &[(usize, usize)]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::config::ModelConfig;
 
     fn tiny(kind: AttentionKind) -> Model {
-        let config = ModelConfig::from_json(&format!(r#"{{"attention":"{}","vocab_size":76,"dim":32,"n_layers":2,"n_heads":2,"ffn_hidden":16}}"#, kind.slug())).unwrap();
-        Model::random(config, 7).unwrap()
+        Model::tiny(kind, 7)
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The compare view's columns: each model's run of the state's prompt, kept while
 //! nothing it depends on changes (a λ drag on one model reruns that model alone), made
-//! where its placement says: the CPU core, or WebGPU with the CPU core taking over if
-//! the GPU fails.
+//! where its placement says: the CPU core (on the page, or a whole pass in a background
+//! worker, `forward_job`), or WebGPU with the CPU core taking over if the GPU fails.
 
 use super::model::{explain_prompt, explained_of, forward_options, prompt_for, prompt_spec, Explained, ForwardOptions, Model, Prompt};
+use crate::core::model::ModelOutput;
 use super::placement::Placement;
 use crate::core::retrieval::PromptSpec;
 use crate::gpu::context::GpuContext;
@@ -16,12 +17,29 @@ use std::sync::Arc;
 pub type RunKey = (Option<String>, PromptSpec, u64, ForwardOptions, Placement);
 
 /// One column of the compare view: a model's run, what it was run with, and where it
-/// was computed (the key's placement, or the CPU core after a GPU failure).
+/// was computed (the key's placement, or the CPU core after a GPU failure; on the CPU
+/// core, in a background worker or on the page).
 #[derive(Clone)]
 pub struct ColumnRun {
     pub key: RunKey,
     pub explained: Arc<Explained>,
     pub computed_on: Placement,
+    pub in_worker: bool,
+}
+
+impl ColumnRun {
+    /// Where, in two words (for the timing line).
+    pub fn short(&self) -> String {
+        if self.in_worker { crate::tr!("short-cpu-worker") } else { self.computed_on.short() }
+    }
+
+    /// The sentence under the column: where its numbers were computed, and why there.
+    pub fn sentence(&self) -> String {
+        match &self.computed_on {
+            Placement::Cpu { why } if self.in_worker => crate::tr!("computed-cpu-worker", why = why),
+            place => place.sentence(),
+        }
+    }
 }
 
 /// One column's work for a state: the previous run if its key is unchanged, else a
@@ -75,6 +93,18 @@ impl ColumnJob {
         self.kept.is_none() && self.key.4.on_gpu()
     }
 
+    /// A whole pass on the CPU core is to be made: a background worker can make it (a
+    /// pass resumed at a later layer starts from this page's earlier pass).
+    pub fn for_worker(&self) -> bool {
+        self.kept.is_none() && self.resume.is_none() && !self.key.4.on_gpu()
+    }
+
+    /// The job done by a worker's whole pass (`forward_job`) of `prompt`.
+    pub fn with_output(self, prompt: &Prompt, output: ModelOutput) -> ColumnRun {
+        let explained = Arc::new(explained_of(prompt.clone(), output, self.key.3.lambda.clone()));
+        ColumnRun { computed_on: self.key.4.clone(), key: self.key, explained, in_worker: true }
+    }
+
     /// The kept run, or the forward pass on the CPU core (`computed_on` says why there).
     pub fn run_on_cpu(self, model: &Model, prompt: &Prompt, computed_on: Option<Placement>) -> Result<ColumnRun, String> {
         if let Some(kept) = self.kept {
@@ -86,7 +116,7 @@ impl ColumnJob {
             None => explain_prompt(model, prompt.clone(), &self.key.3)?,
         });
         let computed_on = computed_on.unwrap_or_else(|| self.key.4.clone());
-        Ok(ColumnRun { key: self.key, explained, computed_on })
+        Ok(ColumnRun { key: self.key, explained, computed_on, in_worker: false })
     }
 
     /// The job where its placement says; a failed GPU pass (device lost, a size past the
@@ -101,7 +131,7 @@ impl ColumnJob {
         match gpu_model.forward_with(ctx, &prompt.tokens, &self.key.3).await {
             Ok(output) => {
                 let (computed_on, lambda) = (self.key.4.clone(), self.key.3.lambda.clone());
-                Ok(ColumnRun { key: self.key, explained: Arc::new(explained_of(prompt.clone(), output, lambda)), computed_on })
+                Ok(ColumnRun { key: self.key, explained: Arc::new(explained_of(prompt.clone(), output, lambda)), computed_on, in_worker: false })
             }
             Err(e) => self.run_on_cpu(model, prompt, Some(Placement::fell_back(&e))),
         }

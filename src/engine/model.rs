@@ -6,7 +6,7 @@ use crate::core::attention::{LambdaOverride, MapRequest};
 use crate::core::config::ModelConfig;
 use crate::core::init::seeded;
 pub use crate::core::model::ForwardOptions;
-use crate::core::model::ModelOutput;
+pub use crate::core::model::ModelOutput;
 use crate::core::retrieval::{self, PromptSpec};
 use crate::core::weights::{TensorStore, WeightsError};
 use crate::state::model_state::{AttentionKind, ModelState};

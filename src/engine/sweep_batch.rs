@@ -161,12 +161,10 @@ impl SweepTotals {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::config::ModelConfig;
     use crate::state::model_state::AttentionKind;
 
     fn tiny(kind: AttentionKind) -> Model {
-        let config = ModelConfig::from_json(&format!(r#"{{"attention":"{}","vocab_size":76,"dim":32,"n_layers":2,"n_heads":2,"ffn_hidden":16}}"#, kind.slug())).unwrap();
-        Model::random(config, 5).unwrap()
+        Model::tiny(kind, 5)
     }
 
     #[test]

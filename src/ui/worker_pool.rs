@@ -244,6 +244,17 @@ impl WorkerPool {
         self.size
     }
 
+    /// Starts the workers, if they are not yet, so that a later run finds them ready.
+    pub fn warm(&self) {
+        let _ = self.slots();
+    }
+
+    /// Whether a worker is listening now: a run would start at once, not after the
+    /// workers' wasm instances are compiled.
+    pub fn is_ready(&self) -> bool {
+        self.slots.borrow().iter().any(|s| s.dead.borrow().is_none() && matches!(*s.ready.borrow(), ReadyState::Ready))
+    }
+
     /// Fresh workers in the place of failed ones, and up to `size` of them.
     fn slots(&self) -> Vec<Rc<Slot>> {
         let mut slots = self.slots.borrow_mut();

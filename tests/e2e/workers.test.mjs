@@ -7,7 +7,10 @@
 // lab problem is split by query rows across the workers: the same maps and numbers as the
 // page's own thread makes. A worker that panics or runs out of memory shows the banner,
 // and the page finishes its work and goes on. Table 3's depth sweep: the same curves from
-// two workers, one, or the page's own thread.
+// two workers, one, or the page's own thread. A new prompt in the explorer: its three
+// models' passes in the workers, the same columns as the page's own passes, a λ step
+// after them resumed on the page from the worker's residual stream, and a worker that
+// panics mid-prompt leaving the columns made on the page and the next prompt to a fresh one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, artifact, pixels } from './harness.mjs';
@@ -211,6 +214,112 @@ for (const [mode, fault] of [['cpu', 'panic'], ['gpu', 'oom']]) {
       assert.equal(await page.$('#worker-failed'), null, 'the fresh worker does not fail');
       assert.deepEqual(b.errors.filter((e) => !/worker/i.test(e)), [], 'no errors in the page itself');
       await page.close();
+    } finally {
+      await b.stop();
+    }
+  });
+}
+
+const KINDS = ['baseline', 'diff_v1', 'diff_v2'];
+
+/** What a student sees of the explorer's three columns: predictions, net weights and maps. */
+async function columns(page) {
+  const out = [];
+  for (const k of KINDS) out.push([await page.textContent(`#col-${k} .predictions`), await page.textContent(`#net-${k}`), await pixels(page, `#cmp-${k}-main canvas.map`)]);
+  return out;
+}
+
+/** The columns once they have stopped changing (the maps paint after the predictions). */
+async function settled(page) {
+  await ready(page);
+  let last = JSON.stringify(await columns(page));
+  for (;;) {
+    await page.waitForTimeout(200);
+    const now = JSON.stringify(await columns(page));
+    if (now === last) return JSON.parse(now);
+    last = now;
+  }
+}
+
+const version = (page) => page.$eval('#compare-timing', (el) => Number(el.dataset.version));
+
+/** Clicks "New prompt" and waits for the columns to follow; returns the timing line. */
+async function newPrompt(page) {
+  const v = await version(page);
+  await page.click('#new-prompt');
+  await page.waitForFunction((v) => Number(document.querySelector('#compare-timing').dataset.version) > v, v, { timeout: 60_000 });
+  return page.textContent('#compare-timing');
+}
+
+/** New prompts until one is run in the workers (the page runs the first ones itself
+ * while the pool is still starting); the columns must change each time. */
+async function promptInWorkers(page) {
+  for (let k = 0; k < 20; k++) {
+    const before = await columns(page);
+    const timing = await newPrompt(page);
+    assert.notDeepEqual(await columns(page), before, 'a new prompt changes the columns');
+    if (/background workers/.test(timing)) return timing;
+    await page.waitForTimeout(500);
+  }
+  throw new Error('the workers never took a new prompt');
+}
+
+for (const mode of ['gpu', 'cpu']) {
+  test(`a new prompt's three models in background workers, in ${mode} mode`, async () => {
+    const b = await start(mode);
+    try {
+      const page = await open(b, 2);
+      assert.match(await promptInWorkers(page), /^Last update: 3 forward passes with every map kept, \d+ ms on the CPU core in background workers\.$/);
+      for (const k of KINDS) assert.match(await page.textContent(`#where-${k}`), /^Computed on the CPU core \(WebAssembly, in a background worker, so the page stays responsive\): .+\.$/);
+      const shown = await settled(page);
+      await page.screenshot({ path: artifact(`compare-workers-${mode}.png`) });
+      // The same prompt (its link) with no workers: the page's own passes show the same.
+      const link = new URL(page.url()).hash;
+      const here = await b.context.newPage();
+      await here.route('**/difflens-worker_bg.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' }));
+      await here.goto(b.url + link);
+      assert.deepEqual(await settled(here), shown, "the workers' passes equal the page's own, bit for bit");
+      // A λ step after a worker's pass: DIFF V1 alone reruns, here on the page, from the
+      // worker's residual stream, and shows what a fresh pass with that λ shows.
+      await page.click('#lambda-panel-diff_v1 summary');
+      const v = await version(page);
+      await page.focus('#v1-lambda-1');
+      for (let k = 0; k < 40; k++) await page.keyboard.press('PageUp');
+      await page.waitForFunction((v) => Number(document.querySelector('#compare-timing').dataset.version) > v && /learnt/.test(document.querySelector('label[for=v1-lambda-1]').textContent), v);
+      await page.waitForFunction(() => /v1_lambda=/.test(location.hash));
+      const stepped = await settled(page);
+      assert.notDeepEqual(stepped[1], shown[1], "V1's column follows its λ");
+      assert.deepEqual([stepped[0], stepped[2]], [shown[0], shown[2]], 'the other columns are kept');
+      assert.match(await page.textContent('#compare-timing'), /1 forward pass with every map kept, \d+ ms on the CPU core\./);
+      await here.goto(b.url + new URL(page.url()).hash);
+      await here.reload();
+      assert.deepEqual(await settled(here), stepped, "resumed from the worker's pass, the same as a whole pass on the page");
+      await here.close();
+      await page.close();
+
+      // A worker that panics on its first forward pass: the banner says so, the columns
+      // are made on the page, and the next prompt goes to a fresh worker.
+      const failing = await b.context.newPage();
+      failing.on('pageerror', (e) => b.errors.push(`pageerror: ${e.message}`));
+      await failing.addInitScript(() => { window.DIFFLENS_WORKERS = 1; window.DIFFLENS_WORKER_FAULT = 'panic'; });
+      await failing.goto(b.url + LINK);
+      await ready(failing);
+      // The failing pass may be the page's own rerun (in WebGPU mode the columns are
+      // run again once the adapter has answered), before any click.
+      for (let k = 0; k < 20 && !(await failing.$('#worker-failed')); k++) {
+        const before = await columns(failing);
+        await newPrompt(failing);
+        assert.notDeepEqual(await columns(failing), before, 'the columns follow the prompt, failure or not');
+        await failing.waitForTimeout(500);
+      }
+      assert.match(await failing.textContent('#worker-failed'), /A background worker failed \(.+asked to fail\)\. Its work was finished on this page/);
+      await settled(failing);
+      for (const k of KINDS) assert.match(await failing.textContent(`#where-${k}`), /^Computed on the CPU core \(WebAssembly\): /, 'the failed pass was made on the page');
+      await failing.click('#worker-failed button');
+      assert.match(await promptInWorkers(failing), /background workers/, 'a fresh worker takes the next prompt');
+      assert.equal(await failing.$('#worker-failed'), null);
+      await failing.close();
+      assert.deepEqual(b.errors.filter((e) => !/worker/i.test(e)), [], 'no errors in the page itself');
     } finally {
       await b.stop();
     }

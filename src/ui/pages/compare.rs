@@ -6,6 +6,7 @@
 use super::super::backend::{self, Backend};
 use super::super::components::heatmap::{paint, Heatmap, Hover, PooledMap};
 use super::super::components::notice::StateNotes;
+use super::columns_in_workers::outputs_from_workers;
 use super::evidence::Evidence;
 use super::lambda_panel::LambdaPanel;
 use super::explorer::{cell_text, kind_title, signed, EditablePrompt, Library, PromptEditor, Status, StatusLine};
@@ -105,8 +106,9 @@ fn compare_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
         latest.update_value(|v| *v += 1);
         let ticket = latest.get_value();
         // One model to run on the CPU core (a λ drag moves one): at once, so the step is
-        // painted in the frame that delivered it. Several (a new prompt): one per task, so
-        // no task holds the page for all three forwards; on WebGPU each is awaited anyway.
+        // painted in the frame that delivered it. Several (a new prompt): in background
+        // workers, side by side, when they are listening; else here, one per task, so no
+        // task holds the page for all three forwards. On WebGPU each is awaited anyway.
         if !jobs.iter().any(ColumnJob::needs_gpu) && jobs.iter().filter(|j| !j.is_kept()).count() <= 1 {
             let cache = jobs.into_iter().zip(&refs).map(|(job, m)| job.run_on_cpu(m, &prompt, None)).collect();
             finish.apply(cache, &models, &previous, s, c, t0);
@@ -115,19 +117,24 @@ fn compare_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
         let ctx = backend::gpu();
         let gpus: Vec<_> = AttentionKind::ALL.iter().map(|k| ctx.as_ref().and_then(|ctx| library.gpu_model(&(k.slug().to_string(), c), ctx))).collect();
         leptos::task::spawn_local(async move {
+            let alive = move || latest.try_get_value() == Some(ticket);
+            let pooled = outputs_from_workers(&jobs, &s, c, ticket, alive).await;
             let mut cache = Vec::with_capacity(jobs.len());
             let mut computed = false;
-            for ((job, m), g) in jobs.into_iter().zip(&models).zip(&gpus) {
+            for (((job, m), g), pooled) in jobs.into_iter().zip(&models).zip(&gpus).zip(pooled) {
                 if computed && !job.is_kept() {
                     yield_to_browser().await;
-                    if latest.try_get_value() != Some(ticket) {
-                        return;
-                    }
+                }
+                if !alive() {
+                    return;
                 }
                 computed |= !job.is_kept();
-                cache.push(job.run(m, &prompt, ctx.as_deref().zip(g.as_deref())).await);
+                cache.push(match pooled {
+                    Some(output) => Ok(job.with_output(&prompt, output)),
+                    None => job.run(m, &prompt, ctx.as_deref().zip(g.as_deref())).await,
+                });
             }
-            if latest.try_get_value() == Some(ticket) {
+            if alive() {
                 finish.apply(cache.into_iter().collect(), &models, &previous, s, c, t0);
             }
         });
@@ -159,7 +166,7 @@ impl Finish {
         }
         let learnt = models.iter().map(|m| learnt_lambdas(m)).collect();
         let fresh: Vec<&ColumnRun> = cache.iter().enumerate().filter(|(i, r)| previous.get(*i).is_none_or(|p| !Arc::ptr_eq(&p.explained, &r.explained))).map(|(_, r)| r).collect();
-        let mut places: Vec<String> = fresh.iter().map(|r| r.computed_on.short()).collect();
+        let mut places: Vec<String> = fresh.iter().map(|r| r.short()).collect();
         places.sort_unstable();
         places.dedup();
         let reran_on = places.join(&tr!("and"));
@@ -267,7 +274,7 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
         <article class="panel column" id=format!("col-{slug}")>
             <h3>{kind_title(kind)}</h3>
             <Predictions mine />
-            <p class="axis-note where" id=format!("where-{slug}")>{move || columns.with(|c| c.as_ref().map(|c| c.cache[col].computed_on.sentence()))}</p>
+            <p class="axis-note where" id=format!("where-{slug}")>{move || columns.with(|c| c.as_ref().map(|c| c.cache[col].sentence()))}</p>
             <LambdaPanel kind state columns />
             <p class="axis-note" id=format!("which-{slug}")>{move || here.get().map(|(l, h, auto)| tr!(if auto { "which-auto" } else { "which-picked" }, layer = l, head = h))}</p>
             <Heatmap id=format!("cmp-{slug}-main") title=main_title map=Signal::derive(move || maps.get().map(|m| m.0)) n signal_keys=span hover marked_row=marked ticks_mark=ticks labels

@@ -1,5 +1,6 @@
 pub mod arch;
 pub mod bench;
+mod columns_in_workers;
 mod compare;
 mod evidence;
 mod explorer;

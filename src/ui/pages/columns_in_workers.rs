@@ -1,0 +1,43 @@
+//! The explorer's columns in background workers: a new prompt's whole CPU passes, a job
+//! per model (`engine::forward_job`), so the three models run side by side on other
+//! cores and the page only takes in their outputs. One pass (a λ step) stays on the
+//! page, where it is painted in the frame that delivered it; so does every pass while
+//! the pool is not listening yet (its wasm instances still compiling would keep the
+//! columns off screen longer than computing them here), and the pool is started for the
+//! next prompt.
+
+use crate::engine::columns::ColumnJob;
+use crate::engine::forward_job::{ForwardAnswer, ForwardJob};
+use crate::engine::model::ModelOutput;
+use crate::state::model_state::{column_of, AttentionKind, ModelState};
+use crate::ui::worker_pool::{report_failure, WorkerPool};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Each column's whole pass as a worker made it, in `AttentionKind::ALL` order; `None`
+/// where the page is to make it (kept, resumed, on WebGPU, the pool not listening, or
+/// left by a failed worker, which the banner reports).
+pub async fn outputs_from_workers(jobs: &[ColumnJob], state: &ModelState, checkpoint: usize, generation: u64, alive: impl Fn() -> bool + 'static) -> Vec<Option<ModelOutput>> {
+    let outputs = Rc::new(RefCell::new(vec![None; jobs.len()]));
+    let wanted: Vec<AttentionKind> = AttentionKind::ALL.into_iter().zip(jobs).filter(|(_, j)| j.for_worker()).map(|(k, _)| k).collect();
+    let pool = WorkerPool::get();
+    if wanted.len() < 2 || !pool.is_ready() {
+        if wanted.len() >= 2 {
+            pool.warm();
+        }
+        return outputs.take();
+    }
+    let messages = wanted.into_iter().map(|kind| ForwardJob { generation, state: state.clone(), checkpoint, kind }.to_message()).collect();
+    let sink = outputs.clone();
+    let answer = move |a: crate::ui::worker_pool::Answer| match ForwardAnswer::from_parts(&a.text, a.arrays) {
+        Ok(ForwardAnswer { generation: g, kind, output: Ok(output) }) if g == generation => sink.borrow_mut()[column_of(kind)] = Some(output),
+        // A pass that failed in the worker fails on the page too, which says why.
+        Ok(_) => {}
+        Err(e) => leptos::logging::warn!("a worker's forward pass could not be read: {e}"),
+    };
+    let left = pool.run(messages, alive, answer).await;
+    if let Some(why) = &left.failure {
+        report_failure(why);
+    }
+    outputs.take()
+}
