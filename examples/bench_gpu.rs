@@ -241,6 +241,7 @@ fn main() {
     let aligned = SoftmaxParams::dense(8, 8, 32, false, 1.0);
     let subgroups = ctx.device.features().contains(wgpu::Features::SUBGROUP);
     println!("\nThe workgroup layout's softmax for vec4-aligned heads: {:?} (the device {} the subgroups feature).", Softmax::new(&ctx.device, RowLayout::WorkgroupPerRow).kernel(&aligned), if subgroups { "has" } else { "lacks" });
+    println!("The workgroup layout's λ update of the lab: {:?}.", GpuLab::with_layout(&ctx, RowLayout::WorkgroupPerRow).lambda_kernel());
     println!("\nMedians of {} runs after a warm-up (3 where one run takes over 2 s); CPU: the core, one thread.", o.runs);
     let layouts = [preferred, other];
     let wanted = |t: &str| o.tables.iter().any(|x| x == t);

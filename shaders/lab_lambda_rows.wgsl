@@ -1,14 +1,12 @@
 // The λ-only update of the noise lab for software adapters, in one pass: pools
-// d = A1 − λ·A2 ([n, n]) to [r, r] by max magnitude (as pool.wgsl) and writes each
-// query's sums (as lab_metrics.wgsl):
+// d = A1 − λ·A2 ([n, n]) to [r, r] by max magnitude and writes each query's sums:
 //   rows[i] = (Σ_signal a1, Σ_noise |a1|, Σ_signal d, Σ_noise |d|)
 //
 // One invocation per pixel row: it scans the rows of its block start to end, so every
 // entry of A1 and A2 is read once, in order, with no barrier. That suits an adapter that
 // runs invocations as SIMD lanes on a CPU core (see softmax_rows.wgsl); hardware GPUs use
-// pool.wgsl and lab_metrics.wgsl, whose many short invocations and workgroup reductions
-// suit them. Ties of magnitude go to the larger value, so the result does not depend on
-// the scan order.
+// lab_lambda_wg.wgsl, whose coalesced reads and workgroup reductions suit them. Ties of
+// magnitude go to the larger value, so the result does not depend on the scan order.
 
 struct Params {
     n: u32,
@@ -48,7 +46,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
             c1 = c1 + step;
             rem = rem + step_rem;
             if (rem >= p.r) { c1 = c1 + 1u; rem = rem - p.r; }
-            // The block's best so far (over its earlier rows), starting at 0 as pool.wgsl.
+            // The block's best so far (over its earlier rows), starting at 0 as the CPU does.
             var best = 0.0;
             if (i > r0) { best = pooled[pi * p.r + pj]; }
             for (var j = c0; j < c1; j = j + 1u) {

@@ -33,3 +33,15 @@ fn row_sum(v: f32, t: u32, lanes: Lanes) -> f32 {
     workgroupBarrier();
     return r;
 }
+
+var<workgroup> red4: array<vec4<f32>, ROW_WG>;
+
+fn row_sum4(v: vec4<f32>, t: u32, lanes: Lanes) -> vec4<f32> {
+    let s = subgroupAdd(v);
+    if (lanes.lane == 0u) { red4[lanes.sg] = s; }
+    workgroupBarrier();
+    var r = red4[0];
+    for (var g = 1u; g < lanes.n_sg; g = g + 1u) { r = r + red4[g]; }
+    workgroupBarrier();
+    return r;
+}

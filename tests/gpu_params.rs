@@ -26,16 +26,8 @@ fn every_params_struct_matches_its_shader() {
     check::<SoftmaxUniform>();
     check::<CombineParams>();
     check::<ElementwiseParams>();
-    check::<PoolParams>();
-    check::<LabLambdaRowsParams>();
-    check::<LabMetricsParams>();
+    check::<LabLambdaParams>();
     check::<MatmulParams>();
     check::<RmsNormParams>();
     check::<RopeParams>();
-}
-
-#[test]
-fn the_fused_lambda_kernel_reads_the_pool_block() {
-    // gpu::lab writes one PoolParams block that both λ layouts bind.
-    assert_eq!(PoolParams::fields(), LabLambdaRowsParams::fields());
 }

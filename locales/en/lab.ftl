@@ -3,7 +3,7 @@
 lab-title = Noise-floor lab
 lab-intro = Each row is a query, each column a key. A few keys truly match every query (the signal keys, ticked above the maps); all the others get random scores. Softmax gives every one of them a little weight: that is the noise floor. Differential attention computes a second map whose noise is partly the same, and subtracts it.
 lab-dev-summary = For developers: checking the GPU
-lab-dev-explain = On the WebGPU path the maps are computed on the GPU; this recomputes them on the CPU and compares, together with the GPU's own λ kernels, and the maps from the other set of GPU kernels (one workgroup per row for hardware GPUs, one invocation per row for software ones), so both are checked on this device.
+lab-dev-explain = On the WebGPU path the maps are computed on the GPU; this recomputes them on the CPU and compares, together with the GPU's own λ kernels, and the maps and λ kernels from the other set of GPU kernels (one workgroup per row for hardware GPUs, one invocation per row for software ones), so both are checked on this device.
 lab-a1-explain = Standard attention. The ticked columns are the signal keys, as bright as the signal strength makes them; the speckle everywhere else is weight lost to noise.
 lab-a2-explain = The second branch sees no signal, only noise, of which the “shared” share is the same as A1's. It measures the noise floor.
 lab-diff-explain = Blue is negative, red positive, white zero. Where the noise was shared it cancels to white; the signal columns stay. Set λ to 0: the difference is just A1.

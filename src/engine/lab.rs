@@ -178,21 +178,21 @@ impl Verification {
     /// Maps are probabilities computed in f32 on both sides in different orders.
     pub const MAP_TOLERANCE: f64 = 1e-5;
 
-    /// `other`: the same problem's maps from the row layout the adapter does not prefer
-    /// ([`GpuSession::maps_in_other_layout`]), or why they could not be made.
-    pub fn of(run: &LabRun, lambda: f32, px: usize, gpu_pooled: &[f32], gpu_metrics: &LabMetrics, other: Option<(RowLayout, Result<LabMaps, String>)>) -> Self {
+    /// `other`: the same problem from the row layout the adapter does not prefer
+    /// ([`GpuSession::in_other_layout`]), or why it could not be made.
+    pub fn of(run: &LabRun, lambda: f32, px: usize, gpu_pooled: &[f32], gpu_metrics: &LabMetrics, other: Option<(RowLayout, Result<OtherLayout, String>)>) -> Self {
         let cpu = lab::maps(&run.inputs);
         let max_abs = |a: &ndarray::Array2<f32>, b: &ndarray::Array2<f32>| max_abs_diff(a, b) as f64;
         let (d1, d2) = (max_abs(&run.maps.a1, &cpu.a1), max_abs(&run.maps.a2, &cpu.a2));
+        let want = pool_max_magnitude(run.n(), px, |i, j| cpu.a1[[i, j]] - lambda * cpu.a2[[i, j]]);
         let (other_worst, other_sentence) = match other {
             None => (0.0, String::new()),
             Some((layout, Err(e))) => (f64::INFINITY, format!(" {}", crate::tr!("lab-verified-other-failed", layout = layout_name(layout), error = e))),
-            Some((layout, Ok(maps))) => {
-                let (o1, o2) = (max_abs(&maps.a1, &cpu.a1), max_abs(&maps.a2, &cpu.a2));
-                (o1.max(o2), format!(" {}", crate::tr!("lab-verified-other", layout = layout_name(layout), a1 = format!("{o1:.1e}"), a2 = format!("{o2:.1e}"))))
+            Some((layout, Ok(o))) => {
+                let (o1, o2, od) = (max_abs(&o.maps.a1, &cpu.a1), max_abs(&o.maps.a2, &cpu.a2), max_abs_diff(&o.pooled, &want) as f64);
+                (o1.max(o2).max(od), format!(" {}", crate::tr!("lab-verified-other", layout = layout_name(layout), a1 = format!("{o1:.1e}"), a2 = format!("{o2:.1e}"), diff = format!("{od:.1e}"))))
             }
         };
-        let want = pool_max_magnitude(run.n(), px, |i, j| cpu.a1[[i, j]] - lambda * cpu.a2[[i, j]]);
         let dd = max_abs_diff(gpu_pooled, &want) as f64;
         let cm = lab::metrics(&run.inputs, &cpu, lambda);
         let rel = |g: f64, c: f64| if c == 0.0 { (g - c).abs() } else { ((g - c) / c).abs() };
@@ -202,6 +202,13 @@ impl Verification {
             sentence: crate::tr!("lab-verified", a1 = format!("{d1:.1e}"), a2 = format!("{d2:.1e}"), diff = format!("{dd:.1e}"), snr = format!("{snr:.1e}"), tolerance = format!("{:.0e}", Self::MAP_TOLERANCE)) + &other_sentence,
         }
     }
+}
+
+/// What "Verify" checks of the row layout the adapter does not prefer.
+pub struct OtherLayout {
+    pub maps: LabMaps,
+    /// The λ update's pooled A1 − λ·A2.
+    pub pooled: Vec<f32>,
 }
 
 /// A row layout in the reader's words.
@@ -246,20 +253,22 @@ impl GpuSession {
         }
     }
 
-    /// The problem's maps once more, from the row layout this adapter does not prefer (on
-    /// a software adapter: the workgroup-per-row kernels a hardware GPU runs), so "Verify"
-    /// checks both sets of kernels on the device at hand. Its buffers are dropped after.
-    pub async fn maps_in_other_layout(&self, inputs: &LabInputs) -> (RowLayout, Result<LabMaps, String>) {
+    /// The problem once more, from the row layout this adapter does not prefer (on a
+    /// software adapter: the workgroup-per-row kernels a hardware GPU runs): its maps and
+    /// its λ update at `lambda`, pooled to `px`, so "Verify" checks both sets of kernels
+    /// on the device at hand. Its buffers are dropped after.
+    pub async fn in_other_layout(&self, inputs: &LabInputs, lambda: f32, px: usize) -> (RowLayout, Result<OtherLayout, String>) {
         let other = match RowLayout::preferred(&self.ctx) {
             RowLayout::WorkgroupPerRow => RowLayout::InvocationPerRow,
             RowLayout::InvocationPerRow => RowLayout::WorkgroupPerRow,
         };
         let mut lab = GpuLab::with_layout(&self.ctx, other);
-        let maps = match lab.load(&self.ctx, inputs) {
-            Ok(readback) => readback.read(&self.ctx, &|| Box::pin(async {})).await,
-            Err(e) => Err(e),
+        let made = async {
+            let maps = lab.load(&self.ctx, inputs)?.read(&self.ctx, &|| Box::pin(async {})).await?;
+            let (pooled, _) = lab.lambda_update(&self.ctx, lambda, px)?.read(&self.ctx, inputs.signal_keys.len()).await?;
+            Ok(OtherLayout { maps, pooled })
         };
-        (other, maps)
+        (other, made.await)
     }
 
     /// Starts a λ-only update on the resident maps; await `.read(ctx, n_signal)`.
@@ -298,12 +307,17 @@ mod tests {
         let run = LabAssembly::for_cpu(&params).run_all().unwrap();
         let (l, px) = (0.5, 40);
         let pooled = run.pooled(MapKind::Diff, l, px);
-        let same = Verification::of(&run, l, px, &pooled, &run.metrics(l), Some((RowLayout::WorkgroupPerRow, Ok(run.maps.clone()))));
-        assert!(same.worst <= 1e-7 && same.sentence.contains("The other row layout (one workgroup per row, vec4 loads): A1 0.0e0, A2 0.0e0."), "{}", same.sentence);
+        let other = |maps: LabMaps, pooled: Vec<f32>| Some((RowLayout::WorkgroupPerRow, Ok(OtherLayout { maps, pooled })));
+        let same = Verification::of(&run, l, px, &pooled, &run.metrics(l), other(run.maps.clone(), pooled.clone()));
+        assert!(same.worst <= 1e-7 && same.sentence.contains("The other row layout (one workgroup per row, vec4 loads): A1 0.0e0, A2 0.0e0, A1 − λ·A2 pooled 0.0e0."), "{}", same.sentence);
         let mut maps = run.maps.clone();
         maps.a2[[3, 7]] += 2e-3;
-        let off = Verification::of(&run, l, px, &pooled, &run.metrics(l), Some((RowLayout::WorkgroupPerRow, Ok(maps))));
+        let off = Verification::of(&run, l, px, &pooled, &run.metrics(l), other(maps, pooled.clone()));
         assert!((off.worst - 2e-3).abs() < 1e-6, "{off:?}");
+        let mut wrong = pooled.clone();
+        wrong[11] -= 5e-4;
+        let off = Verification::of(&run, l, px, &pooled, &run.metrics(l), other(run.maps.clone(), wrong));
+        assert!((off.worst - 5e-4).abs() < 1e-6 && off.sentence.contains("pooled 5.0e-4"), "{}", off.sentence);
         let failed = Verification::of(&run, l, px, &pooled, &run.metrics(l), Some((RowLayout::InvocationPerRow, Err("no room".into()))));
         assert!(failed.worst.is_infinite() && failed.sentence.contains("one invocation per row") && failed.sentence.contains("no room"), "{}", failed.sentence);
     }

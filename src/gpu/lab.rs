@@ -1,13 +1,13 @@
 //! The noise-floor lab on the GPU, with its buffers resident: a new problem uploads Q
 //! and the two K matrices and runs both softmaxes once; moving λ reruns only the combine,
-//! the heatmap pooling and the metric reductions, and reads back r² pooled values and
-//! N row sums instead of N² entries.
+//! the heatmap pooling and the metric reductions (one kernel, one pass over the maps),
+//! and reads back r² pooled values and N row sums instead of N² entries.
 
 use super::context::GpuContext;
-use super::kernels::{staging, storage, uniform, write_f32, write_uniform, Kernel, LAB_LAMBDA_ROWS_WGSL, LAB_METRICS_WGSL, POOL_WGSL};
+use super::kernels::{staging, storage, uniform, write_f32, write_uniform, Kernel, LAB_LAMBDA_ROWS_WGSL, LAB_LAMBDA_WG_SUBGROUPS_WGSL, LAB_LAMBDA_WG_WGSL};
 use super::layout::RowLayout;
-use super::params::{LabLambdaRowsParams, LabMetricsParams, PoolParams, SoftmaxUniform};
-use super::sizes::TILE;
+use super::params::{LabLambdaParams, SoftmaxUniform};
+use super::sizes::MAX_PX;
 use super::ops::fits;
 use super::readback::{read_many, read_many_paced};
 pub use super::readback::Pace;
@@ -26,18 +26,47 @@ struct Resident {
     maps_staging: wgpu::Buffer,
     /// For the λ readbacks (px² + 4N floats); the caller keeps one in flight at a time.
     lambda_staging: wgpu::Buffer,
-    pool_params: wgpu::Buffer,
-    metrics_params: wgpu::Buffer,
-    /// One bind group per λ kernel, in [`LambdaKernels`] order.
-    lambda_groups: Vec<wgpu::BindGroup>,
+    lambda_params: wgpu::Buffer,
+    lambda_group: wgpu::BindGroup,
 }
 
-/// The λ-only update's kernels, in the adapter's row layout.
-enum LambdaKernels {
-    /// pool.wgsl (one invocation per pixel) and lab_metrics.wgsl (one workgroup per row).
-    Separate { pool: Kernel, metrics: Kernel },
-    /// lab_lambda_rows.wgsl: both in one pass, one invocation per pixel row.
-    Fused(Kernel),
+/// Which kernel makes the λ-only update (the pooled difference map and the metric sums,
+/// in one pass that reads A1 and A2 once); the tests and the GPU benchmark name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LambdaKernel {
+    /// `lab_lambda_wg.wgsl` after `reduce_tree.wgsl`: a workgroup per pixel row.
+    Workgroup,
+    /// `lab_lambda_wg.wgsl` after `reduce_subgroups.wgsl`.
+    WorkgroupSubgroups,
+    /// `lab_lambda_rows.wgsl`: an invocation per pixel row, for software adapters.
+    Rows,
+}
+
+impl LambdaKernel {
+    /// The kernel for `layout`, with subgroup reductions where `subgroups` says.
+    pub fn of(layout: RowLayout, subgroups: bool) -> Self {
+        match layout {
+            RowLayout::InvocationPerRow => Self::Rows,
+            RowLayout::WorkgroupPerRow if subgroups => Self::WorkgroupSubgroups,
+            RowLayout::WorkgroupPerRow => Self::Workgroup,
+        }
+    }
+
+    fn compile(self, device: &wgpu::Device) -> Kernel {
+        match self {
+            Self::Workgroup => Kernel::new(device, "lab λ workgroups", LAB_LAMBDA_WG_WGSL),
+            Self::WorkgroupSubgroups => Kernel::new(device, "lab λ workgroups, subgroups", LAB_LAMBDA_WG_SUBGROUPS_WGSL),
+            Self::Rows => Kernel::new(device, "lab λ rows", LAB_LAMBDA_ROWS_WGSL),
+        }
+    }
+
+    /// The workgroup grid for `px` pixel rows.
+    fn grid(self, px: usize) -> (u32, u32) {
+        match self {
+            Self::Rows => RowLayout::InvocationPerRow.grid(px),
+            _ => RowLayout::WorkgroupPerRow.grid(px),
+        }
+    }
 }
 
 /// The readback of a freshly loaded problem's maps. It holds its own buffer handles, so
@@ -90,7 +119,8 @@ impl LambdaReadback {
 
 pub struct GpuLab {
     softmax: Softmax,
-    lambda: LambdaKernels,
+    lambda: Kernel,
+    lambda_kernel: LambdaKernel,
     resident: Option<Resident>,
 }
 
@@ -100,13 +130,22 @@ impl GpuLab {
         Self::with_layout(ctx, RowLayout::preferred(ctx))
     }
 
+    /// The row kernels in `layout`, with subgroup reductions where the device has them.
     pub fn with_layout(ctx: &GpuContext, layout: RowLayout) -> Self {
+        Self::with_subgroups(ctx, layout, ctx.device.features().contains(wgpu::Features::SUBGROUP))
+    }
+
+    /// As [`GpuLab::with_layout`], choosing the reductions (the tests run both on one
+    /// device); `subgroups` needs the device's `subgroups` feature.
+    pub fn with_subgroups(ctx: &GpuContext, layout: RowLayout, subgroups: bool) -> Self {
         let d = &ctx.device;
-        let lambda = match layout {
-            RowLayout::WorkgroupPerRow => LambdaKernels::Separate { pool: Kernel::new(d, "pool", POOL_WGSL), metrics: Kernel::new(d, "lab metrics", LAB_METRICS_WGSL) },
-            RowLayout::InvocationPerRow => LambdaKernels::Fused(Kernel::new(d, "lab λ rows", LAB_LAMBDA_ROWS_WGSL)),
-        };
-        Self { softmax: Softmax::new(d, layout), lambda, resident: None }
+        let lambda_kernel = LambdaKernel::of(layout, subgroups);
+        Self { softmax: Softmax::with_subgroups(d, layout, subgroups), lambda: lambda_kernel.compile(d), lambda_kernel, resident: None }
+    }
+
+    /// The kernel a λ update runs.
+    pub fn lambda_kernel(&self) -> LambdaKernel {
+        self.lambda_kernel
     }
 
     /// Uploads a problem and computes A1 and A2 on the GPU; they stay resident.
@@ -129,8 +168,7 @@ impl GpuLab {
         let sums = storage(dev, "metric sums", 4 * n);
         let softmax = SoftmaxParams::dense(n, n, d, false, inputs.scale());
         let softmax_params = uniform(dev, "softmax params", &softmax.uniform());
-        let pool_params = uniform(dev, "pool params", &PoolParams::default());
-        let metrics_params = uniform(dev, "metrics params", &LabMetricsParams::default());
+        let lambda_params = uniform(dev, "lab λ params", &LabLambdaParams::default());
 
         let mut encoder = dev.create_command_encoder(&Default::default());
         {
@@ -142,51 +180,37 @@ impl GpuLab {
             }
         }
         ctx.queue.submit([encoder.finish()]);
-        let lambda_groups = match &self.lambda {
-            LambdaKernels::Separate { pool, metrics } => vec![
-                pool.bind::<PoolParams>(dev, &pool_params, &[("a1", &a1), ("a2", &a2), ("out", &pooled)]),
-                metrics.bind::<LabMetricsParams>(dev, &metrics_params, &[("a1", &a1), ("a2", &a2), ("is_signal", &mask_buf), ("out", &sums)]),
-            ],
-            LambdaKernels::Fused(kernel) => vec![kernel.bind::<LabLambdaRowsParams>(dev, &pool_params, &[("a1", &a1), ("a2", &a2), ("is_signal", &mask_buf), ("pooled", &pooled), ("rows", &sums)])],
-        };
+        let lambda_group = self.lambda.bind::<LabLambdaParams>(dev, &lambda_params, &[("a1", &a1), ("a2", &a2), ("is_signal", &mask_buf), ("pooled", &pooled), ("rows", &sums)]);
         let resident = Resident {
             n,
-            lambda_groups,
+            lambda_group,
             maps_staging: staging(dev, 2 * n * n),
             lambda_staging: staging(dev, n * n + 4 * n),
             a1,
             a2,
             pooled,
             sums,
-            pool_params,
-            metrics_params,
+            lambda_params,
         };
         let readback = MapsReadback { n, a1: resident.a1.clone(), a2: resident.a2.clone(), staging: resident.maps_staging.clone() };
         self.resident = Some(resident);
         Ok(readback)
     }
 
-    /// The λ-only update: pool A1 − λ·A2 to `px × px` and reduce the metrics (forming
-    /// the difference on the fly) in one submission; the readback moves px² + 4N
-    /// floats, not N², and nothing is allocated.
+    /// The λ-only update: pool A1 − λ·A2 to `px × px` (at most [`MAX_PX`], and at most
+    /// N) and reduce the metrics (forming the difference on the fly) in one pass over
+    /// the maps; the readback moves px² + 4N floats, not N², and nothing is allocated.
     pub fn lambda_update(&self, ctx: &GpuContext, lambda: f32, px: usize) -> Result<LambdaReadback, String> {
         let r = self.resident.as_ref().ok_or_else(|| "no lab problem is loaded on the GPU".to_string())?;
-        let (n, px) = (r.n, px.clamp(1, r.n));
-        // The fused kernel reads the same block (`LabLambdaRowsParams` has the same layout).
-        write_uniform(&ctx.queue, &r.pool_params, &PoolParams { n: n as u32, r: px as u32, lambda, ..Default::default() });
-        if let LambdaKernels::Separate { .. } = self.lambda {
-            write_uniform(&ctx.queue, &r.metrics_params, &LabMetricsParams { n: n as u32, lambda, ..Default::default() });
+        if px > MAX_PX as usize {
+            return Err(format!("a pooled map of {px} × {px} pixels is more than the GPU kernels keep ({MAX_PX} × {MAX_PX})"));
         }
+        let (n, px) = (r.n, px.clamp(1, r.n));
+        write_uniform(&ctx.queue, &r.lambda_params, &LabLambdaParams { n: n as u32, r: px as u32, lambda, ..Default::default() });
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         {
             let mut pass = encoder.begin_compute_pass(&Default::default());
-            match &self.lambda {
-                LambdaKernels::Separate { pool, metrics } => {
-                    pool.dispatch(&mut pass, &r.lambda_groups[0], ((px as u32).div_ceil(TILE), (px as u32).div_ceil(TILE)));
-                    metrics.dispatch(&mut pass, &r.lambda_groups[1], RowLayout::WorkgroupPerRow.grid(n));
-                }
-                LambdaKernels::Fused(kernel) => kernel.dispatch(&mut pass, &r.lambda_groups[0], RowLayout::InvocationPerRow.grid(px)),
-            }
+            self.lambda.dispatch(&mut pass, &r.lambda_group, self.lambda_kernel.grid(px));
         }
         ctx.queue.submit([encoder.finish()]);
         Ok(LambdaReadback { n, px, lambda, pooled: r.pooled.clone(), sums: r.sums.clone(), staging: r.lambda_staging.clone() })

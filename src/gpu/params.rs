@@ -70,23 +70,12 @@ pub enum ElementwiseOp {
 }
 
 uniform! {
-    /// `pool.wgsl`: the λ update's max-magnitude pooling of A1 − λ·A2 to r × r.
-    PoolParams in [super::kernels::POOL_WGSL] binds ["a1", "a2", "out"] {
+    /// The lab's λ-only update, pooling A1 − λ·A2 to r × r by max magnitude and each
+    /// query row's signal and noise sums in one pass: `lab_lambda_wg.wgsl` (hardware
+    /// GPUs; the reductions' file before it) and `lab_lambda_rows.wgsl` (software
+    /// adapters) share this block and these bindings.
+    LabLambdaParams in [super::kernels::LAB_LAMBDA_WG_WGSL, super::kernels::LAB_LAMBDA_WG_SUBGROUPS_WGSL, super::kernels::LAB_LAMBDA_ROWS_WGSL] binds ["a1", "a2", "is_signal", "pooled", "rows"] {
         n: u32, r: u32, lambda: f32, _pad0: u32,
-    }
-}
-
-uniform! {
-    /// `lab_lambda_rows.wgsl`: pooling and metric sums in one pass (software adapters).
-    LabLambdaRowsParams in [super::kernels::LAB_LAMBDA_ROWS_WGSL] binds ["a1", "a2", "is_signal", "pooled", "rows"] {
-        n: u32, r: u32, lambda: f32, _pad0: u32,
-    }
-}
-
-uniform! {
-    /// `lab_metrics.wgsl`: each query row's signal and noise sums at λ.
-    LabMetricsParams in [super::kernels::LAB_METRICS_WGSL] binds ["a1", "a2", "is_signal", "out"] {
-        n: u32, lambda: f32, _pad1: u32, _pad2: u32,
     }
 }
 

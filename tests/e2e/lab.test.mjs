@@ -76,7 +76,7 @@ for (const mode of ['gpu', 'cpu']) {
         assert.ok(worst <= 1e-5, `GPU and CPU maps differ by ${worst}`);
         // SwiftShader prefers one invocation per row; the kernels a hardware GPU runs (one
         // workgroup per row, vec4 loads) are checked too, compiled by the browser itself.
-        assert.match(await page.textContent('#verify-result'), /The other row layout \(one workgroup per row, vec4 loads\): A1 \d\.\de-?\d+, A2 \d\.\de-?\d+\./);
+        assert.match(await page.textContent('#verify-result'), /The other row layout \(one workgroup per row, vec4 loads\): A1 \d\.\de-?\d+, A2 \d\.\de-?\d+, A1 − λ·A2 pooled \d\.\de-?\d+\./);
       } else {
         assert.match(note, /Computed on CPU \(WebAssembly\)/);
       }

@@ -327,7 +327,8 @@ fn LabCharts(state: RwSignal<LabState>, runs: Runs, lambda: Memo<f32>, lambda_co
 
 /// "Verify": recompute the same problem on the CPU and compare it with what the GPU
 /// produces: the maps it computed, and its own λ kernels (the fused combine + pooling and
-/// the metric reductions) run once on its resident maps at the current λ.
+/// the metric reductions) run once on its resident maps at the current λ; and both again
+/// from the other row layout's kernels.
 #[component]
 fn Verify(runs: Runs, lambda: Memo<f32>, px: Memo<usize>) -> impl IntoView {
     let on_gpu = Memo::new(move |_| runs.with(|r| r.on_gpu).unwrap_or(false));
@@ -342,7 +343,7 @@ fn Verify(runs: Runs, lambda: Memo<f32>, px: Memo<usize>) -> impl IntoView {
                 Err(e) => Err(e),
             };
             let Some(inputs) = runs.run.try_with_value(|run| run.as_ref().map(|run| run.inputs.clone())).flatten() else { return };
-            let other = sess.maps_in_other_layout(&inputs).await;
+            let other = sess.in_other_layout(&inputs, l, r).await;
             if runs.version.try_get_untracked() != Some(mine) {
                 return; // a newer problem replaced the one on the GPU: its result means nothing
             }
