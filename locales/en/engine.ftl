@@ -3,6 +3,7 @@
 
 why-chosen = you chose the CPU core
 why-no-webgpu = this browser has no WebGPU
+why-asking = the browser has not yet said which WebGPU adapter it has
 why-bits = { $bits }-bit attention logits are computed on the CPU core only
 why-software = the WebGPU adapter ({ $adapter }) is a software renderer, slower here than the CPU core; choose WebGPU to use it anyway
 why-fell-back = WebGPU failed ({ $error }), so the CPU core took over

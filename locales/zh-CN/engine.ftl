@@ -2,6 +2,7 @@
 
 why-chosen = 你选择了 CPU 核心
 why-no-webgpu = 这个浏览器没有 WebGPU
+why-asking = 浏览器尚未告知它有哪种 WebGPU 适配器
 why-bits = { $bits } 比特的注意力 logit 只在 CPU 核心上计算
 why-software = WebGPU 适配器（{ $adapter }）是软件渲染器，在这里比 CPU 核心还慢；如仍想使用，请选择 WebGPU
 why-fell-back = WebGPU 失败了（{ $error }），所以改由 CPU 核心计算

@@ -61,6 +61,15 @@ fn resumable(previous: &ColumnRun, key: &RunKey, layers: usize) -> Option<(Arc<E
     (same_else && on_cpu && from > 0).then(|| (previous.explained.clone(), from))
 }
 
+/// `previous` under `key` when only its reason for the CPU core changed (the browser
+/// named its adapter, a software one; the language): the same numbers, a new sentence.
+fn relabelled(previous: &ColumnRun, key: &RunKey) -> Option<ColumnRun> {
+    let (old, new) = (&previous.key, key);
+    let same_pass = old.0 == new.0 && old.1 == new.1 && old.2 == new.2 && old.3 == new.3;
+    let on_cpu = !old.4.on_gpu() && !new.4.on_gpu();
+    (same_pass && on_cpu).then(|| ColumnRun { key: key.clone(), computed_on: new.4.clone(), ..previous.clone() })
+}
+
 /// The state's prompt and each of `models`' jobs, placed as `places` says.
 pub fn plan_columns(models: &[&Model], state: &ModelState, previous: &[ColumnRun], places: &[Placement]) -> (Prompt, Vec<ColumnJob>) {
     let jobs = models
@@ -69,7 +78,7 @@ pub fn plan_columns(models: &[&Model], state: &ModelState, previous: &[ColumnRun
         .enumerate()
         .map(|(i, (m, place))| {
             let key = (state.text.clone(), prompt_spec(state), state.seed, forward_options(state, m.config.attention), place.clone());
-            let kept = previous.get(i).filter(|p| p.key == key).cloned();
+            let kept = previous.get(i).and_then(|p| if p.key == key { Some(p.clone()) } else { relabelled(p, &key) });
             let resume = previous.get(i).filter(|_| kept.is_none()).and_then(|p| resumable(p, &key, m.blocks.len()));
             ColumnJob { key, kept, resume }
         })
@@ -157,6 +166,30 @@ mod tests {
         let card = CardInfo::parse(&std::fs::read_to_string(format!("{dir}/card.json")).unwrap()).unwrap();
         let last = card.checkpoints.last().unwrap();
         load_checkpoint(&card.config, &std::fs::read(format!("{dir}/{}", last.file)).unwrap()).unwrap()
+    }
+
+    /// The browser names a software adapter after the columns were made on the CPU core
+    /// while it was asked: the runs are kept and only their sentence changes; a hardware
+    /// adapter runs them again there.
+    #[test]
+    fn a_new_reason_for_the_cpu_keeps_the_runs_and_changes_their_sentence() {
+        let models: Vec<Model> = AttentionKind::ALL.iter().map(|k| shipped(*k)).collect();
+        let refs: Vec<&Model> = models.iter().collect();
+        let state = ModelState::default();
+        let asking = vec![Placement::while_asking(&state); 3];
+        let (prompt, jobs) = plan_columns(&refs, &state, &[], &asking);
+        let first: Vec<ColumnRun> = jobs.into_iter().zip(&refs).map(|(j, m)| j.run_on_cpu(m, &prompt, None).unwrap()).collect();
+        let software = vec![Placement::for_state(&state, Some(&("google swiftshader".to_string(), true))); 3];
+        let (_, jobs) = plan_columns(&refs, &state, &first, &software);
+        assert!(jobs.iter().all(ColumnJob::is_kept), "nothing to compute");
+        let runs: Vec<ColumnRun> = jobs.into_iter().zip(&refs).map(|(j, m)| j.run_on_cpu(m, &prompt, None).unwrap()).collect();
+        for (run, was) in runs.iter().zip(&first) {
+            assert!(Arc::ptr_eq(&run.explained, &was.explained));
+            assert!(run.sentence().contains("software renderer") && run.key.4 == software[0], "{}", run.sentence());
+        }
+        let hardware = vec![Placement::for_state(&state, Some(&("nvidia hopper".to_string(), false))); 3];
+        let (_, jobs) = plan_columns(&refs, &state, &runs, &hardware);
+        assert!(jobs.iter().all(ColumnJob::needs_gpu), "a hardware adapter runs them again");
     }
 
     /// A λ drag in layer `l` of DIFF V1 reruns V1 from layer `l` (the others are kept),

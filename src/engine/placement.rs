@@ -42,6 +42,17 @@ impl Placement {
         Self::decide(state.on, adapter.map(|(name, software)| Adapter { name, software: *software }), state.bits)
     }
 
+    /// The decision while the page is still asking the browser for its WebGPU adapter:
+    /// the CPU core for now (the same numbers; a hardware adapter, once it answers, runs
+    /// the passes again there), and says so, unless the state decides without an adapter
+    /// (the CPU core chosen, quantised logits).
+    pub fn while_asking(state: &ModelState) -> Self {
+        match Self::decide(state.on, Some(Adapter { name: "", software: false }), state.bits) {
+            Placement::Gpu { .. } => Placement::Cpu { why: tr!("why-asking") },
+            decided => decided,
+        }
+    }
+
     pub fn on_gpu(&self) -> bool {
         matches!(self, Placement::Gpu { .. })
     }
@@ -99,5 +110,13 @@ mod tests {
         let hw = ("nvidia hopper".to_string(), false);
         assert!(Placement::for_state(&ModelState::default(), Some(&hw)).on_gpu(), "a fresh visit on a hardware GPU runs there");
         assert!(!Placement::for_state(&ModelState { bits: Some(8), ..ModelState::default() }, Some(&hw)).on_gpu());
+    }
+
+    #[test]
+    fn while_the_browser_is_asked_the_cpu_says_so_unless_the_state_decides() {
+        assert_eq!(Placement::while_asking(&ModelState::default()).sentence(), "Computed on the CPU core (WebAssembly): the browser has not yet said which WebGPU adapter it has.");
+        assert_eq!(Placement::while_asking(&ModelState { on: ComputeOn::Gpu, ..ModelState::default() }), Placement::Cpu { why: tr!("why-asking") });
+        assert_eq!(Placement::while_asking(&ModelState { on: ComputeOn::Cpu, ..ModelState::default() }), Placement::Cpu { why: "you chose the CPU core".into() });
+        assert!(Placement::while_asking(&ModelState { bits: Some(4), ..ModelState::default() }).sentence().contains("4-bit"));
     }
 }

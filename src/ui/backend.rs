@@ -1,6 +1,8 @@
 //! Which compute path the page uses, found once at start-up, and the GPU it holds.
 
+use crate::engine::placement::Placement;
 use crate::gpu::context::{looks_software, GpuContext};
+use crate::state::model_state::ModelState;
 use leptos::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -51,12 +53,22 @@ pub fn gpu() -> Option<Rc<GpuContext>> {
     GPU.with(|g| g.borrow().clone())
 }
 
-/// The adapter's name and whether it is a software renderer, while WebGPU is active:
-/// what the explorer decides its placement from.
-pub fn adapter(backend: &Backend) -> Option<(String, bool)> {
+/// What the explorer decides its placement from: `None` while the browser is still
+/// asked for an adapter; then the adapter's name and whether it is a software renderer,
+/// while WebGPU is active, or `Some(None)`.
+pub fn adapter(backend: &Backend) -> Option<Option<(String, bool)>> {
     match backend {
-        Backend::WebGpu { adapter } => gpu().map(|ctx| (adapter.clone(), ctx.software)),
-        _ => None,
+        Backend::Detecting => None,
+        Backend::WebGpu { adapter } => Some(gpu().map(|ctx| (adapter.clone(), ctx.software))),
+        Backend::Cpu { .. } => Some(None),
+    }
+}
+
+/// Where an explorer state's passes run, by what [`adapter`] knows.
+pub fn placement(adapter: &Option<Option<(String, bool)>>, state: &ModelState) -> Placement {
+    match adapter {
+        None => Placement::while_asking(state),
+        Some(known) => Placement::for_state(state, known.as_ref()),
     }
 }
 

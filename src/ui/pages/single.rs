@@ -87,7 +87,7 @@ fn explain_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
         let (Some(key), _, adapter) = (loaded.get(), prompt_key.get(), adapter.get()) else { return };
         let Some(model) = library.model(&key) else { return };
         let s = state.get_untracked();
-        let place = Placement::for_state(&s, adapter.as_ref());
+        let place = backend::placement(&adapter, &s);
         let (prompt, mut jobs) = plan_columns(&[&model], &s, &[], &[place]);
         let Some(job) = jobs.pop() else { return };
         latest.update_value(|v| *v += 1);
