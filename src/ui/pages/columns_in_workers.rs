@@ -1,10 +1,12 @@
 //! The explorer's columns in background workers: a new prompt's whole CPU passes, a job
 //! per model (`engine::forward_job`), so the three models run side by side on other
-//! cores and the page only takes in their outputs. One pass (a λ step) stays on the
-//! page, where it is painted in the frame that delivered it; so does every pass while
-//! the pool is not listening yet (its wasm instances still compiling would keep the
-//! columns off screen longer than computing them here), and the pool is started for the
-//! next prompt.
+//! cores and the page only takes in their outputs. Only where the pool has a worker for
+//! each model: with fewer, the passes queue in the workers and sending them back costs
+//! more than the page's own passes, one model per task (README, "Performance"). One pass
+//! (a λ step) stays on the page, where it is painted in the frame that delivered it; so
+//! does every pass while the pool is not listening yet (its wasm instances still
+//! compiling would keep the columns off screen longer than computing them here), and the
+//! pool is started for the next prompt.
 
 use crate::engine::columns::ColumnJob;
 use crate::engine::forward_job::{ForwardAnswer, ForwardJob};
@@ -21,8 +23,9 @@ pub async fn outputs_from_workers(jobs: &[ColumnJob], state: &ModelState, checkp
     let outputs = Rc::new(RefCell::new(vec![None; jobs.len()]));
     let wanted: Vec<AttentionKind> = AttentionKind::ALL.into_iter().zip(jobs).filter(|(_, j)| j.for_worker()).map(|(k, _)| k).collect();
     let pool = WorkerPool::get();
-    if wanted.len() < 2 || !pool.is_ready() {
-        if wanted.len() >= 2 {
+    let side_by_side = wanted.len() >= 2 && pool.size() >= AttentionKind::ALL.len();
+    if !side_by_side || !pool.is_ready() {
+        if side_by_side {
             pool.warm();
         }
         return outputs.take();

@@ -13,7 +13,6 @@ use super::explorer::{cell_text, kind_title, signed, EditablePrompt, Library, Pr
 use super::model::ModelControls;
 use crate::engine::columns::{plan_columns, ColumnJob};
 use crate::engine::model::{render, lambda_sentence, learnt_lambdas, word, ColumnRun, Explained, Model};
-use crate::engine::placement::Placement;
 use crate::state::model_state::{column_of, AttentionKind, ModelState};
 use crate::ui::{after_paint, now_ms, yield_to_browser};
 use crate::viz::colormap::{Contrast, Scale};
@@ -59,9 +58,10 @@ fn load_all(ckpt: Memo<usize>, library: Library, status: RwSignal<Status>, attem
     Effect::new(move |_| {
         let c = ckpt.get();
         attempt.track();
+        // The columns are run next; they say "Computed" once they are.
         if have(c) {
             ready.set(Some(c));
-            status.set(Status::Ready);
+            status.set(Status::Computing);
             return;
         }
         status.set(Status::Loading(tr!("loading-checkpoint-three", k = c + 1)));
@@ -77,7 +77,7 @@ fn load_all(ckpt: Memo<usize>, library: Library, status: RwSignal<Status>, attem
                 }
             }
             ready.try_set(Some(c));
-            status.try_set(Status::Ready);
+            status.try_set(Status::Computing);
         });
     });
     ready
@@ -97,7 +97,7 @@ fn compare_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
         let (Some(c), _, adapter) = (ready.get(), key.get(), adapter.get()) else { return };
         let Some(models) = AttentionKind::ALL.iter().map(|k| library.model(&(k.slug().to_string(), c))).collect::<Option<Vec<_>>>() else { return };
         let s = state.get_untracked();
-        let place = Placement::for_state(&s, adapter.as_ref());
+        let place = backend::placement(&adapter, &s);
         // A new checkpoint's models share nothing with the previous runs.
         let previous = columns.with_untracked(|prev| prev.as_ref().filter(|p| p.checkpoint == c).map(|p| p.cache.clone())).unwrap_or_default();
         let refs: Vec<&Model> = models.iter().map(|m| m.as_ref()).collect();
@@ -157,6 +157,9 @@ impl Finish {
             Ok(cache) => cache,
             Err(e) => return self.status.set(Status::RunFailed(e)),
         };
+        if !matches!(self.status.get_untracked(), Status::Ready) {
+            self.status.set(Status::Ready);
+        }
         let runs: Vec<Arc<Explained>> = cache.iter().map(|r| r.explained.clone()).collect();
         let layers = runs.iter().map(|x| x.output.layers.len()).min().unwrap_or(1);
         let mut clamped = s.clone();
@@ -169,9 +172,16 @@ impl Finish {
         let mut places: Vec<String> = fresh.iter().map(|r| r.short()).collect();
         places.sort_unstable();
         places.dedup();
-        let reran_on = places.join(&tr!("and"));
+        let (mut reran, mut reran_on, mut ms) = (fresh.len(), places.join(&tr!("and")), now_ms() - t0);
+        // Every run kept (only a column's reason for the CPU core changed): the timing line
+        // still describes the last passes made.
+        if reran == 0 {
+            if let Some(last) = self.columns.with_untracked(|c| c.as_ref().map(|c| (c.reran, c.reran_on.clone(), c.ms))) {
+                (reran, reran_on, ms) = last;
+            }
+        }
         let version = self.columns.with_untracked(|c| c.as_ref().map_or(0, |c| c.version + 1));
-        self.columns.set(Some(Columns { runs, reran: fresh.len(), reran_on, cache, checkpoint: c, learnt, ms: now_ms() - t0, version }));
+        self.columns.set(Some(Columns { runs, reran, reran_on, cache, checkpoint: c, learnt, ms, version }));
         if !moved.is_empty() {
             self.notes.set(clamped.clone(), [self.notes.lines_for(&s), moved].concat());
             self.state.set(clamped);

@@ -72,6 +72,9 @@ async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Status {
     Loading(String),
+    /// The models are in and their first columns are being made: "Computed" would not be
+    /// true yet.
+    Computing,
     Ready,
     /// A file could not be fetched or read: the line offers to load again.
     Failed(String),
@@ -158,6 +161,7 @@ pub fn StatusLine(status: RwSignal<Status>, attempt: RwSignal<u32>, #[prop(optio
     view! {
         <p class="axis-note" id="model-status" role="status">{move || match status.get() {
             Status::Loading(what) => crate::tr!("status-loading", what = what),
+            Status::Computing => crate::tr!("status-computing"),
             Status::Ready => ready.clone(),
             Status::Failed(e) => crate::tr!("status-failed", error = e),
             Status::RunFailed(e) => crate::tr!("status-run-failed", error = e),
