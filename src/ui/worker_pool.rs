@@ -272,13 +272,18 @@ impl WorkerPool {
     /// it comes; returns the jobs left unfinished by a failed worker (or by a pool that
     /// could not start any).
     pub async fn run(&self, jobs: Vec<String>, alive: impl Fn() -> bool + 'static, answer: impl Fn(Answer) + 'static) -> Leftover {
+        self.run_each(jobs, Rc::new(alive), Rc::new(answer)).await
+    }
+
+    /// [`WorkerPool::run`] through trait objects: one copy of the queue's code in the
+    /// wasm, not one per caller.
+    async fn run_each(&self, jobs: Vec<String>, alive: Rc<dyn Fn() -> bool>, answer: Rc<dyn Fn(Answer)>) -> Leftover {
         let slots = self.slots();
         if slots.is_empty() {
             return Leftover { jobs, failure: Some(crate::tr!("worker-none")) };
         }
         let queue = Rc::new(RefCell::new(VecDeque::from(jobs)));
         let leftover = Rc::new(RefCell::new(Leftover::default()));
-        let (alive, answer) = (Rc::new(alive), Rc::new(answer));
         let mut done = vec![];
         for slot in slots {
             let (tx, rx) = oneshot::channel::<()>();
