@@ -166,9 +166,9 @@ fn resident_lab_matches_the_core_and_lambda_only_updates_agree() {
             assert!(max_diff(&maps.a1, &cpu.a1) < MAP_TOL && max_diff(&maps.a2, &cpu.a2) < MAP_TOL, "{kernel:?} N={n}");
             for (lambda, px) in [(-0.5f32, 384), (0.0, 384), (0.8, 384), (1.4, 384), (0.8, 7)] {
                 // One invocation per pixel row scans a whole band: at N = 1030 and 7
-                // pixels, 150 000 entries, past the 65 535 iterations after which
-                // llvmpipe ends a loop (its results then miss part of the band). The app
-                // pools to 384 pixels: 45 000 at N = 4096.
+                // pixels, 150 000 entries, past the 65 535 loop iterations after which
+                // llvmpipe ends a shader's loops (its results then miss part of the
+                // band). The app pools to 384 pixels: 45 000 at N = 4096.
                 if kernel == LambdaKernel::Rows && px < 384 && n > 300 {
                     continue;
                 }
