@@ -9,14 +9,7 @@ use std::fmt::Write;
 fn main() {
     println!("cargo:rerun-if-changed=locales");
     let mut out = String::from("// Made by build.rs from locales/: do not edit.\n");
-    // Without the `chinese` feature (the compute worker's build: it never speaks to the
-    // reader in its own words) the Chinese table is the English one, which saves the
-    // worker's wasm the second catalogue.
-    let chinese = std::env::var_os("CARGO_FEATURE_CHINESE").is_some();
-    if !chinese {
-        out.push_str("pub(super) static ZH: &[(&str, &[Part])] = EN;\n");
-    }
-    for (name, dir) in [("EN", "en"), ("ZH", "zh-CN")].into_iter().filter(|(name, _)| chinese || *name == "EN") {
+    for (name, dir) in [("EN", "en"), ("ZH", "zh-CN")] {
         let mut files: Vec<_> = std::fs::read_dir(format!("locales/{dir}")).expect("locales/ is there").map(|e| e.expect("readable").path()).filter(|p| p.extension().is_some_and(|e| e == "ftl")).collect();
         files.sort();
         let mut messages = Vec::new();

@@ -5,9 +5,6 @@
 //! key here, looked up in the language on screen, so the engine's computed sentences (the
 //! lesson's facts, the captions) follow the same switch as the page's labels.
 //!
-//! The compute worker is built without the `chinese` feature: it never chooses a
-//! language (its lookups are English), so its wasm carries the English table alone.
-//!
 //! The language is per thread (the page has one; a native test that does not choose gets
 //! English). The page sets it from the link (`lang=`) or the browser's language and draws
 //! everything again when it changes (`ui::app`).
