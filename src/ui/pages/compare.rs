@@ -115,7 +115,9 @@ fn compare_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
             return;
         }
         let ctx = backend::gpu();
-        let gpus: Vec<_> = AttentionKind::ALL.iter().map(|k| ctx.as_ref().and_then(|ctx| library.gpu_model(&(k.slug().to_string(), c), ctx))).collect();
+        // A model is uploaded to the GPU only for a pass placed there: on a software
+        // adapter the upload and its pipelines hold both cores for seconds.
+        let gpus: Vec<_> = AttentionKind::ALL.iter().zip(&jobs).map(|(k, job)| ctx.as_ref().filter(|_| job.needs_gpu()).and_then(|ctx| library.gpu_model(&(k.slug().to_string(), c), ctx))).collect();
         leptos::task::spawn_local(async move {
             let alive = move || latest.try_get_value() == Some(ticket);
             let pooled = outputs_from_workers(&jobs, &s, c, ticket, alive).await;
