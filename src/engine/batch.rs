@@ -43,6 +43,26 @@ pub fn chunks(count: usize, size: usize) -> Vec<Range<usize>> {
     (0..count).step_by(size).map(|a| a..(a + size).min(count)).collect()
 }
 
+/// A job that carries the explorer's link: its kind and its own keys (each starting
+/// with `_`), then the link's, so a worker runs exactly the page's state.
+pub(super) fn link_job(kind: &str, own: &[(&str, String)], state: &ModelState) -> String {
+    let mut pairs: Vec<(String, String)> = std::iter::once(("_job".to_string(), kind.to_string())).chain(own.iter().map(|(k, v)| (k.to_string(), v.clone()))).collect();
+    pairs.extend(state.to_params());
+    query::format(&pairs)
+}
+
+/// A [`link_job`] of `kind` read back: all its pairs and the explorer state its link
+/// carries, or why the message is not such a job.
+pub(super) fn read_link_job(message: &str, kind: &str) -> Result<(Vec<(String, String)>, ModelState), String> {
+    let pairs = query::parse(message);
+    if !pairs.iter().any(|(k, v)| k == "_job" && v == kind) {
+        return Err(format!("not a job of kind {kind}: {}", message.chars().take(60).collect::<String>()));
+    }
+    let link: Vec<(String, String)> = pairs.iter().filter(|(k, _)| !k.starts_with('_')).cloned().collect();
+    let (state, _) = ModelState::from_params(&link);
+    Ok((pairs, state))
+}
+
 /// A job's or an answer's number `key`, or why it is missing or not a number.
 pub(super) fn number<T: std::str::FromStr>(pairs: &[(String, String)], key: &str) -> Result<T, String> {
     let raw = pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str()).ok_or_else(|| format!("the job has no {key}"))?;
@@ -53,21 +73,11 @@ impl AccuracyChunk {
     /// The job as a message: the chunk's own keys start with `_`, the rest is the
     /// explorer's link.
     pub fn to_message(&self) -> String {
-        let mut pairs: Vec<(String, String)> = [("_job", "accuracy".to_string()), ("_gen", self.generation.to_string()), ("_ckpt", self.checkpoint.to_string()), ("_count", self.count.to_string()), ("_from", self.prompts.start.to_string()), ("_to", self.prompts.end.to_string())]
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect();
-        pairs.extend(self.state.to_params());
-        query::format(&pairs)
+        link_job("accuracy", &[("_gen", self.generation.to_string()), ("_ckpt", self.checkpoint.to_string()), ("_count", self.count.to_string()), ("_from", self.prompts.start.to_string()), ("_to", self.prompts.end.to_string())], &self.state)
     }
 
     pub fn from_message(message: &str) -> Result<Self, String> {
-        let pairs = query::parse(message);
-        if !pairs.iter().any(|(k, v)| k == "_job" && v == "accuracy") {
-            return Err(format!("not an accuracy job: {}", message.chars().take(60).collect::<String>()));
-        }
-        let own: Vec<(String, String)> = pairs.iter().filter(|(k, _)| !k.starts_with('_')).cloned().collect();
-        let (state, _) = ModelState::from_params(&own);
+        let (pairs, state) = read_link_job(message, "accuracy")?;
         let (from, to, count) = (number(&pairs, "_from")?, number(&pairs, "_to")?, number(&pairs, "_count")?);
         if from > to || to > count {
             return Err(format!("the job's prompts {from}..{to} are not within its {count}"));

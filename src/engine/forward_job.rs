@@ -5,7 +5,7 @@
 //! (`output_codec`), residual stream included, so a λ drag afterwards resumes from it on
 //! the page exactly as from a pass made there.
 
-use super::batch::number;
+use super::batch::{link_job, number, read_link_job};
 use super::model::{forward_options, prompt_for, weights_message};
 use super::output_codec::{decode, encode};
 use crate::core::model::{Model, ModelOutput};
@@ -31,23 +31,13 @@ pub struct ForwardAnswer {
 impl ForwardJob {
     /// The job's own keys start with `_`; the rest is the explorer's link.
     pub fn to_message(&self) -> String {
-        let mut pairs: Vec<(String, String)> = [("_job", "forward".to_string()), ("_gen", self.generation.to_string()), ("_ckpt", self.checkpoint.to_string()), ("_model", self.kind.slug().to_string())]
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect();
-        pairs.extend(self.state.to_params());
-        query::format(&pairs)
+        link_job("forward", &[("_gen", self.generation.to_string()), ("_ckpt", self.checkpoint.to_string()), ("_model", self.kind.slug().to_string())], &self.state)
     }
 
     pub fn from_message(message: &str) -> Result<Self, String> {
-        let pairs = query::parse(message);
-        if !pairs.iter().any(|(k, v)| k == "_job" && v == "forward") {
-            return Err(format!("not a forward job: {}", message.chars().take(60).collect::<String>()));
-        }
+        let (pairs, state) = read_link_job(message, "forward")?;
         let slug = pairs.iter().find(|(k, _)| k == "_model").map(|(_, v)| v.as_str()).unwrap_or_default();
         let kind = AttentionKind::from_slug(slug).ok_or_else(|| format!("no shipped model is called {slug:?}"))?;
-        let own: Vec<(String, String)> = pairs.iter().filter(|(k, _)| !k.starts_with('_')).cloned().collect();
-        let (state, _) = ModelState::from_params(&own);
         Ok(Self { generation: number(&pairs, "_gen")?, state, checkpoint: number(&pairs, "_ckpt")?, kind })
     }
 

@@ -5,7 +5,7 @@
 //! page adds the chunks in a fixed order (depth, then first prompt), whatever order they
 //! arrive in and wherever they ran, so the curves do not depend on the pool's size.
 
-use super::batch::{chunks, number, shipped_models};
+use super::batch::{chunks, link_job, number, read_link_job, shipped_models};
 use super::evidence::{depth_prompts, run_spec, DepthSweep, Net, DEPTHS};
 use super::model::forward_options;
 use crate::core::model::Model;
@@ -45,19 +45,11 @@ impl SweepChunk {
     /// The job as a message: the chunk's own keys start with `_`, the rest is the
     /// explorer's link.
     pub fn to_message(&self) -> String {
-        let own = [("_job", "sweep".to_string()), ("_gen", self.generation.to_string()), ("_ckpt", self.checkpoint.to_string()), ("_depth", self.depth.to_string()), ("_count", self.count.to_string()), ("_from", self.prompts.start.to_string()), ("_to", self.prompts.end.to_string())];
-        let mut pairs: Vec<(String, String)> = own.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-        pairs.extend(self.state.to_params());
-        query::format(&pairs)
+        link_job("sweep", &[("_gen", self.generation.to_string()), ("_ckpt", self.checkpoint.to_string()), ("_depth", self.depth.to_string()), ("_count", self.count.to_string()), ("_from", self.prompts.start.to_string()), ("_to", self.prompts.end.to_string())], &self.state)
     }
 
     pub fn from_message(message: &str) -> Result<Self, String> {
-        let pairs = query::parse(message);
-        if !pairs.iter().any(|(k, v)| k == "_job" && v == "sweep") {
-            return Err(format!("not a sweep job: {}", message.chars().take(60).collect::<String>()));
-        }
-        let own: Vec<(String, String)> = pairs.iter().filter(|(k, _)| !k.starts_with('_')).cloned().collect();
-        let (state, _) = ModelState::from_params(&own);
+        let (pairs, state) = read_link_job(message, "sweep")?;
         let (depth, from, to, count) = (number(&pairs, "_depth")?, number(&pairs, "_from")?, number(&pairs, "_to")?, number(&pairs, "_count")?);
         if depth >= DEPTHS.len() || from > to || to > count {
             return Err(format!("the job's depth {depth} and prompts {from}..{to} are not within the sweep's {} depths of {count}", DEPTHS.len()));
