@@ -7,20 +7,7 @@
 // runs invocations as SIMD lanes on a CPU core (see softmax_rows.wgsl); hardware GPUs use
 // lab_lambda_wg.wgsl, whose coalesced reads and workgroup reductions suit them. Ties of
 // magnitude go to the larger value, so the result does not depend on the scan order.
-
-struct Params {
-    n: u32,
-    r: u32,
-    lambda: f32,
-    _pad0: u32,
-}
-
-@group(0) @binding(0) var<uniform> p: Params;
-@group(0) @binding(1) var<storage, read> a1: array<f32>;
-@group(0) @binding(2) var<storage, read> a2: array<f32>;
-@group(0) @binding(3) var<storage, read> is_signal: array<u32>;       // [n]
-@group(0) @binding(4) var<storage, read_write> pooled: array<f32>;    // [r, r]
-@group(0) @binding(5) var<storage, read_write> rows: array<vec4<f32>>; // [n]
+// Its parameters and buffers are lab_lambda_io.wgsl's, put before it.
 
 fn wins(v: f32, best: f32) -> bool {
     return abs(v) > abs(best) || (abs(v) == abs(best) && v > best);

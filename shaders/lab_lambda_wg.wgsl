@@ -12,21 +12,8 @@
 // once per pixel an invocation's four keys touch; each row's sums are reduced with the
 // file put before this one (reduce_tree.wgsl, or reduce_subgroups.wgsl where the device
 // has subgroups). Ties of magnitude go to the larger value, so the result does not
-// depend on the order the invocations merge in.
-
-struct Params {
-    n: u32,
-    r: u32,
-    lambda: f32,
-    _pad0: u32,
-}
-
-@group(0) @binding(0) var<uniform> p: Params;
-@group(0) @binding(1) var<storage, read> a1: array<f32>;
-@group(0) @binding(2) var<storage, read> a2: array<f32>;
-@group(0) @binding(3) var<storage, read> is_signal: array<u32>;       // [n]
-@group(0) @binding(4) var<storage, read_write> pooled: array<f32>;    // [r, r]
-@group(0) @binding(5) var<storage, read_write> rows: array<vec4<f32>>; // [n]
+// depend on the order the invocations merge in. Its parameters and buffers are
+// lab_lambda_io.wgsl's, put before it.
 
 var<workgroup> best: array<atomic<u32>, MAX_PX>;
 
