@@ -6,6 +6,8 @@
 pub mod analysis;
 pub mod arch;
 pub mod attention;
+pub mod char_lm;
+pub mod char_vocab;
 pub mod baseline;
 pub mod config;
 pub mod diff_v1;

