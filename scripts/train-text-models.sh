@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Trains the three shipped text models (same seed, data order and schedule), then
 # evaluates every checkpoint on the held-out plays and writes the cards and eval.json
-# under www/text-models/. About 80 minutes on 2 cores; the result is committed, so
+# under www/text-models/. About an hour on 2 cores; the result is committed, so
 # nobody needs to rerun it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
-STEPS=${STEPS:-1600}
+STEPS=${STEPS:-900}
 ./scripts/fetch-corpus.sh
 cargo build --release --locked -p difflens-trainer
 ./target/release/difflens-trainer text-corpus --out www/text-models

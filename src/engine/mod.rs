@@ -19,3 +19,4 @@ pub mod output_codec;
 pub mod placement;
 pub mod prompt_edit;
 pub mod sweep_batch;
+pub mod text;

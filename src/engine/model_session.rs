@@ -18,8 +18,9 @@ use std::rc::Rc;
 pub type ModelKey = (String, usize);
 
 /// The cards and checkpoints loaded so far, and the models uploaded to a GPU.
-#[derive(Default)]
 pub struct ModelLibrary {
+    /// The folder under the site holding `<kind>/card.json` and the checkpoints.
+    folder: String,
     cards: RefCell<HashMap<String, CardInfo>>,
     models: RefCell<HashMap<ModelKey, Rc<Model>>>,
     /// Each model's weights on the GPU, with the context they live on (a new context
@@ -27,7 +28,19 @@ pub struct ModelLibrary {
     on_gpu: RefCell<HashMap<ModelKey, (Rc<GpuContext>, Rc<GpuModel>)>>,
 }
 
+impl Default for ModelLibrary {
+    /// The needle models under `models/`.
+    fn default() -> Self {
+        Self::in_folder("models")
+    }
+}
+
 impl ModelLibrary {
+    /// The models under `folder` (the text page's are under `text-models/`).
+    pub fn in_folder(folder: &str) -> Self {
+        Self { folder: folder.to_string(), cards: RefCell::default(), models: RefCell::default(), on_gpu: RefCell::default() }
+    }
+
     pub fn model(&self, key: &ModelKey) -> Option<Rc<Model>> {
         self.models.borrow().get(key).cloned()
     }
@@ -70,7 +83,7 @@ impl ModelLibrary {
         let card = match cached {
             Some(c) => c,
             None => {
-                let path = format!("models/{kind}/card.json");
+                let path = format!("{}/{kind}/card.json", self.folder);
                 let bytes = fetch(path.clone()).await?;
                 let text = String::from_utf8(bytes).map_err(|_| crate::tr!("not-text", name = path.as_str()))?;
                 let c = CardInfo::parse(&text).map_err(|e| format!("{path}: {e}"))?;
@@ -79,7 +92,7 @@ impl ModelLibrary {
             }
         };
         let entry = card.checkpoints.get(ckpt).ok_or_else(|| crate::tr!("card-too-few", kind = kind, count = card.checkpoints.len(), wanted = ckpt + 1))?;
-        let path = format!("models/{kind}/{}", entry.file);
+        let path = format!("{}/{kind}/{}", self.folder, entry.file);
         let bytes = fetch(path.clone()).await?;
         let model = Rc::new(load_checkpoint(&card.config, &bytes).map_err(|e| format!("{path}: {e}"))?);
         self.models.borrow_mut().insert((kind.to_string(), ckpt), model.clone());

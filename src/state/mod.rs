@@ -9,3 +9,4 @@ pub mod lesson_state;
 pub mod model_state;
 pub mod query;
 pub mod route;
+pub mod text_state;

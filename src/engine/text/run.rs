@@ -1,0 +1,143 @@
+//! One model's column on a typed text: the forward pass with every map kept (switching
+//! layer or head redraws without running again), each character's loss, the next
+//! character's top five, and the caption's numbers.
+
+use super::typed::TypedText;
+use crate::core::attention::{HeadMaps, LambdaOverride, LambdaTrace, MapRequest};
+use crate::core::char_lm::{next_token_losses, top_k};
+use crate::core::char_vocab::CharVocab;
+use crate::core::config::AttentionKind;
+use crate::core::model::{ForwardOptions, Model, ModelOutput};
+
+/// Keys counted as "near" in the caption: the character itself and the 8 before it.
+pub const NEAR: usize = 9;
+
+#[derive(Clone, Debug)]
+pub struct TextRun {
+    pub kind: AttentionKind,
+    pub typed: TypedText,
+    pub output: ModelOutput,
+    /// The loss of each character after the first (nats): index i is character i + 1.
+    pub losses: Vec<f32>,
+    /// The next character's five likeliest, with probabilities.
+    pub top: Vec<(char, f32)>,
+    pub lambda: LambdaOverride,
+}
+
+/// Where the last character's row puts its weight, in one head's map that multiplies V.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Locality {
+    /// Summed weight on the last [`NEAR`] characters (itself included).
+    pub near: f32,
+    /// Summed weight on every earlier character.
+    pub far: f32,
+    /// Earlier characters (the `far` ones).
+    pub far_keys: usize,
+}
+
+/// V1's λ override for a reader's λ in one layer (the others learnt).
+pub fn v1_override(layers: usize, layer: usize, lambda: Option<f32>) -> LambdaOverride {
+    match lambda {
+        None => LambdaOverride::Learnt,
+        Some(l) => LambdaOverride::PerLayer((0..layers).map(|i| (i == layer).then_some(l)).collect()),
+    }
+}
+
+impl TextRun {
+    /// Runs `model` on `typed` (not empty). Only the model's own kind reads `lambda`.
+    pub fn of(model: &Model, vocab: &CharVocab, typed: TypedText, lambda: LambdaOverride) -> Result<Self, String> {
+        if typed.is_empty() {
+            return Err(crate::tr!("text-empty"));
+        }
+        let opts = ForwardOptions { maps: MapRequest::All, lambda: lambda.clone(), ..Default::default() };
+        let output = model.forward(&typed.tokens, &opts).map_err(|e| super::super::model::weights_message(&e))?;
+        let losses = next_token_losses(&output.logits, &typed.tokens);
+        let last = output.logits.row(output.logits.nrows() - 1);
+        let top = top_k(last, 5).into_iter().map(|(id, p)| (vocab.char_of(id), p)).collect();
+        Ok(Self { kind: model.config.attention, typed, output, losses, top, lambda })
+    }
+
+    /// Mean loss over the characters after the first (nats/char); `None` for one character.
+    pub fn mean_loss(&self) -> Option<f32> {
+        (!self.losses.is_empty()).then(|| self.losses.iter().sum::<f32>() / self.losses.len() as f32)
+    }
+
+    /// The loss of character `i` (none for the first: nothing came before it).
+    pub fn loss_at(&self, i: usize) -> Option<f32> {
+        i.checked_sub(1).and_then(|j| self.losses.get(j)).copied()
+    }
+
+    pub fn layers(&self) -> usize {
+        self.output.layers.len()
+    }
+
+    pub fn heads(&self, layer: usize) -> usize {
+        self.output.layers.get(layer).map_or(0, |l| l.maps.len())
+    }
+
+    /// The maps of (`layer`, `head`), each clamped to what this model has.
+    pub fn maps(&self, layer: usize, head: usize) -> Option<&HeadMaps> {
+        let l = self.output.layers.get(layer.min(self.layers().saturating_sub(1)))?;
+        l.maps.get(head.min(l.maps.len().saturating_sub(1)))
+    }
+
+    /// The λ (`layer`, `head`) used: V1's scalar, V2's at the last character.
+    pub fn lambda_at(&self, layer: usize, head: usize) -> Option<f32> {
+        match &self.output.layers.get(layer)?.lambda {
+            LambdaTrace::None => None,
+            LambdaTrace::Scalar(l) => Some(*l),
+            LambdaTrace::PerToken(m) => m.row(m.nrows().checked_sub(1)?).get(head.min(m.ncols().saturating_sub(1))).copied(),
+        }
+    }
+
+    /// Where the last character's row of (`layer`, `head`)'s combined map puts its weight.
+    pub fn locality(&self, layer: usize, head: usize) -> Option<Locality> {
+        let map = self.maps(layer, head)?.combined();
+        let last = map.nrows().checked_sub(1)?;
+        let row = map.row(last);
+        let split = (last + 1).saturating_sub(NEAR);
+        Some(Locality { near: row.iter().skip(split).sum(), far: row.iter().take(split).sum(), far_keys: split })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::config::ModelConfig;
+
+    fn model(kind: AttentionKind, vocab: usize) -> Model {
+        let heads = if kind == AttentionKind::DiffV1 { 1 } else { 2 };
+        let cfg = ModelConfig::from_json(&format!(r#"{{"attention":"{}","vocab_size":{vocab},"dim":16,"n_layers":2,"n_heads":{heads},"ffn_hidden":16}}"#, kind.slug())).unwrap();
+        Model::random(cfg, 3).unwrap()
+    }
+
+    #[test]
+    fn a_column_has_a_loss_per_character_and_weights_that_sum_to_its_row() {
+        let vocab = CharVocab::of_text("abcdefghij ");
+        let typed = TypedText::of(&vocab, "a bad cab faced a big jab");
+        for kind in AttentionKind::ALL {
+            let run = TextRun::of(&model(kind, vocab.size()), &vocab, typed.clone(), LambdaOverride::Learnt).unwrap();
+            assert_eq!(run.losses.len(), typed.tokens.len() - 1);
+            assert_eq!(run.loss_at(0), None);
+            assert!(run.top.len() == 5 && run.top.windows(2).all(|w| w[0].1 >= w[1].1));
+            let loc = run.locality(1, 0).unwrap();
+            let row_sum: f32 = run.maps(1, 0).unwrap().combined().row(typed.tokens.len() - 1).sum();
+            assert!((loc.near + loc.far - row_sum).abs() < 1e-5);
+            assert_eq!(loc.far_keys, typed.tokens.len() - NEAR);
+            assert!(run.maps(9, 9).is_some(), "layer and head are clamped to the model");
+        }
+    }
+
+    #[test]
+    fn a_readers_lambda_changes_v1_in_that_layer_only() {
+        let vocab = CharVocab::of_text("abc ");
+        let m = model(AttentionKind::DiffV1, vocab.size());
+        let typed = TypedText::of(&vocab, "abc cab");
+        let learnt = TextRun::of(&m, &vocab, typed.clone(), LambdaOverride::Learnt).unwrap();
+        let moved = TextRun::of(&m, &vocab, typed, v1_override(2, 1, Some(0.9))).unwrap();
+        assert_eq!(moved.lambda_at(1, 0), Some(0.9));
+        assert_eq!(moved.lambda_at(0, 0), learnt.lambda_at(0, 0));
+        assert_ne!(moved.losses, learnt.losses);
+        assert!(TextRun::of(&m, &vocab, TypedText::of(&vocab, ""), LambdaOverride::Learnt).is_err());
+    }
+}
