@@ -50,6 +50,9 @@ fn checkpoint_label(label: &str) -> String {
         "after the copy warm-up" => "ckpt-after-warm-up",
         "retrieval, 20%" => "ckpt-retrieval-20",
         "fully trained" => "ckpt-trained",
+        "5% of training" => "ckpt-5-percent",
+        "20% of training" => "ckpt-20-percent",
+        "half-way" => "ckpt-half-way",
         other => return other.to_string(),
     };
     tr!(key)

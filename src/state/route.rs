@@ -11,13 +11,15 @@ pub enum Page {
     Lab,
     Model,
     Arch,
+    /// Typed text through the three Shakespeare models.
+    Text,
     /// Not in the navigation: the in-browser benchmarks the README reports.
     Bench,
 }
 
 impl Page {
     /// The pages in the navigation.
-    pub const ALL: [Page; 4] = [Page::Learn, Page::Lab, Page::Model, Page::Arch];
+    pub const ALL: [Page; 5] = [Page::Learn, Page::Lab, Page::Model, Page::Text, Page::Arch];
 
     pub fn slug(self) -> &'static str {
         match self {
@@ -25,6 +27,7 @@ impl Page {
             Page::Lab => "lab",
             Page::Model => "model",
             Page::Arch => "arch",
+            Page::Text => "text",
             Page::Bench => "bench",
         }
     }
@@ -36,6 +39,7 @@ impl Page {
             Page::Lab => "page-lab",
             Page::Model => "page-model",
             Page::Arch => "page-arch",
+            Page::Text => "page-text",
             Page::Bench => "page-bench",
         })
     }

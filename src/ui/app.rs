@@ -4,7 +4,7 @@
 
 use super::backend::{detect, Backend};
 use super::embed::EmbedCode;
-use super::pages::{arch::ArchPage, bench::BenchPage, lab::LabPage, lesson::LessonPage, model::ModelPage};
+use super::pages::{arch::ArchPage, bench::BenchPage, lab::LabPage, lesson::LessonPage, model::ModelPage, text::TextPage};
 use super::offline::Offline;
 use super::route::{Page, Router};
 use super::language::{self, LangSelect};
@@ -93,6 +93,7 @@ fn shell(router: Router, backend: RwSignal<Backend>, page: Memo<Page>, display: 
                 Page::Lab => view! { <LabPage backend /> }.into_any(),
                 Page::Model => view! { <ModelPage backend /> }.into_any(),
                 Page::Arch => view! { <ArchPage /> }.into_any(),
+                Page::Text => view! { <TextPage /> }.into_any(),
                 Page::Bench => view! { <BenchPage /> }.into_any(),
             }}
         </main>

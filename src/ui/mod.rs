@@ -13,7 +13,7 @@ mod theme;
 mod worker_pool;
 
 /// Milliseconds from the page's high-resolution clock (0 where there is none).
-fn now_ms() -> f64 {
+pub(crate) fn now_ms() -> f64 {
     // The Performance object is looked up once: `window.performance` is a call across
     // the JS boundary each time, and a λ step reads the clock several times.
     thread_local!(static CLOCK: Option<web_sys::Performance> = web_sys::window().and_then(|w| w.performance()));

@@ -5,6 +5,7 @@
 //! a time. Plain Rust, tested natively.
 
 pub mod run;
+pub mod session;
 pub mod typed;
 pub mod writer;
 

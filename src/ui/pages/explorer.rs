@@ -47,7 +47,7 @@ async fn fetch_body(window: &web_sys::Window, url: &str, init: &web_sys::Request
 
 /// A file under the site's path, given up on (aborted) when it takes longer than the
 /// timeout, so a server that never answers leaves a message and a retry, not "Loading…".
-async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
     let window = web_sys::window().ok_or("no window")?;
     let controller = web_sys::AbortController::new().map_err(|e| plain(&e))?;
     let init = web_sys::RequestInit::new();

@@ -1,0 +1,85 @@
+//! The text page (`#/text`): a student types, and the three character-level models
+//! (baseline, DIFF V1, DIFF V2, trained alike on Shakespeare) read it side by side.
+
+mod column;
+mod controls;
+mod results;
+mod session;
+
+use super::super::components::notice::{NoticeBar, StateNotes};
+use super::super::route::{Page, Router};
+use super::explorer::StatusLine;
+use crate::engine::text::CONTEXT;
+use crate::state::text_state::TextState;
+use crate::tr;
+use column::TextColumn;
+use controls::TextControls;
+use leptos::prelude::*;
+use results::Results;
+use session::TextSession;
+
+/// The state and its link: typing writes the link once the typing settles; a link that
+/// arrives while the page is open is applied like the one it opened with.
+fn linked_state(router: Router) -> (RwSignal<TextState>, StateNotes<TextState>) {
+    let (initial, lines) = TextState::from_params(&router.asked.get_untracked().params);
+    let state = RwSignal::new(initial.clone());
+    let notes = StateNotes::new();
+    notes.set(initial, lines);
+    Effect::new(move |_| {
+        let route = router.remember(Page::Text, state.with(|s| s.to_params()));
+        router.write_address_soon(route, || {});
+    });
+    on_cleanup(move || router.cancel_pending());
+    router.follow(Page::Text, move |params| {
+        let (s, lines) = TextState::from_params(params);
+        notes.set(s.clone(), lines);
+        if state.with_untracked(|cur| *cur != s) {
+            state.set(s);
+        }
+    });
+    (state, notes)
+}
+
+/// What the page says about the text itself: empty, cut to the context, unknown characters.
+fn text_notices(session: TextSession) -> Vec<String> {
+    session.typed.with(|t| {
+        let Some(t) = t else { return vec![] };
+        let mut lines = vec![];
+        if t.is_empty() {
+            lines.push(tr!("text-type-something"));
+        }
+        if t.cut > 0 {
+            lines.push(tr!("text-cut", context = CONTEXT, cut = t.cut));
+        }
+        if !t.unknown.is_empty() {
+            lines.push(tr!("text-unknown", chars = t.unknown.iter().collect::<String>()));
+        }
+        lines
+    })
+}
+
+#[component]
+pub fn TextPage() -> impl IntoView {
+    let (state, notes) = linked_state(Router::get());
+    let session = TextSession::new(state);
+    let timing = move || session.last_ms.get().map(|ms| tr!("text-timing", ms = format!("{ms:.0}")));
+    view! {
+        <section class="page text">
+            <h2>{tr!("page-text")}</h2>
+            <p class="explain">{tr!("text-intro", context = CONTEXT)}</p>
+            <NoticeBar id="link-notices" lines=Signal::derive(move || state.with(|s| notes.lines_for(s))) on_dismiss=Callback::new(move |_| notes.clear()) />
+            <StatusLine status=session.status attempt=session.attempt ready=tr!("text-computed") />
+            <div class="control text-box" data-key="text">
+                <label for="text-input">{tr!("text-box-label")}</label>
+                <textarea id="text-input" rows="6" spellcheck="false" placeholder=tr!("text-type-something")
+                    prop:value=move || state.with(|s| s.text.clone())
+                    on:input=move |ev| { let v = event_target_value(&ev); state.update(|s| s.text = v) }></textarea>
+            </div>
+            <p class="notice" id="text-notices" role="status" class:hidden=move || text_notices(session).is_empty()>{move || text_notices(session).join(&tr!("list-separator"))}</p>
+            <TextControls state session />
+            <p class="axis-note" id="text-timing">{timing}</p>
+            <div class="compare text-columns">{(0..3).map(|index| view! { <TextColumn index state session /> }).collect_view()}</div>
+            <Results />
+        </section>
+    }
+}

@@ -1,0 +1,201 @@
+//! The text page's wiring: loads the vocabulary and the three models (again when the
+//! checkpoint changes), runs the columns when the text or V1's λ changes (one model per
+//! browser task, so no task holds the page for all three; a λ change reruns V1 only),
+//! and drives "Write on" one character per model per task until stopped.
+
+use super::super::explorer::{fetch_bytes, Status};
+use crate::core::attention::LambdaOverride;
+use crate::core::char_vocab::CharVocab;
+use crate::core::config::AttentionKind;
+use crate::engine::model_session::ModelLibrary;
+use crate::engine::text::run::{v1_override, TextRun};
+use crate::engine::text::session::{load, TextModels};
+use crate::engine::text::typed::TypedText;
+use crate::engine::text::writer::{Sampling, Writer};
+use crate::engine::text::FOLDER;
+use crate::state::text_state::TextState;
+use crate::tr;
+use crate::ui::{now_ms, yield_to_browser};
+use leptos::prelude::*;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// What one model's column was last run on: a new run is made only when this changes.
+#[derive(Clone, PartialEq)]
+struct RunKey {
+    tokens: Vec<u32>,
+    checkpoint: usize,
+    lambda: LambdaOverride,
+}
+
+#[derive(Clone, Copy)]
+pub struct TextSession {
+    pub status: RwSignal<Status>,
+    pub attempt: RwSignal<u32>,
+    pub vocab: RwSignal<Option<Arc<CharVocab>>>,
+    /// In `AttentionKind::ALL` order.
+    pub runs: RwSignal<Vec<Option<Arc<TextRun>>>>,
+    /// The text as the models read it (none before the vocabulary is in).
+    pub typed: Memo<Option<TypedText>>,
+    /// Milliseconds from a change of text to its last column, for the timing line.
+    pub last_ms: RwSignal<Option<f64>>,
+    pub writing: RwSignal<bool>,
+    pub written: RwSignal<Vec<String>>,
+    models: StoredValue<Option<Rc<TextModels>>, LocalStorage>,
+    library: StoredValue<Rc<ModelLibrary>, LocalStorage>,
+    keys: StoredValue<Vec<Option<RunKey>>>,
+    /// Bumped by every new run or write, so a stale task stops.
+    generation: StoredValue<u64>,
+    loaded: RwSignal<u32>,
+}
+
+fn lambda_for(kind: AttentionKind, layers: usize, s: &TextState) -> LambdaOverride {
+    match kind {
+        AttentionKind::DiffV1 => v1_override(layers, s.layer, s.v1_lambda),
+        _ => LambdaOverride::Learnt,
+    }
+}
+
+impl TextSession {
+    pub fn new(state: RwSignal<TextState>) -> Self {
+        let vocab = RwSignal::new(None::<Arc<CharVocab>>);
+        let typed = Memo::new(move |_| vocab.with(|v| v.as_ref().map(|v| state.with(|s| TypedText::of(v, &s.text)))));
+        let session = Self {
+            status: RwSignal::new(Status::Loading(tr!("text-models-loading"))),
+            attempt: RwSignal::new(0),
+            vocab,
+            runs: RwSignal::new(vec![None, None, None]),
+            typed,
+            last_ms: RwSignal::new(None),
+            writing: RwSignal::new(false),
+            written: RwSignal::new(vec![String::new(); 3]),
+            models: StoredValue::new_local(None),
+            library: StoredValue::new_local(Rc::new(ModelLibrary::in_folder(FOLDER))),
+            keys: StoredValue::new(vec![None, None, None]),
+            generation: StoredValue::new(0),
+            loaded: RwSignal::new(0),
+        };
+        session.load_on_change(state);
+        session.run_on_change(state);
+        session
+    }
+
+    fn next_generation(&self) -> u64 {
+        self.generation.update_value(|g| *g += 1);
+        self.generation.get_value()
+    }
+
+    fn current(&self, generation: u64) -> bool {
+        self.generation.try_get_value() == Some(generation)
+    }
+
+    fn load_on_change(self, state: RwSignal<TextState>) {
+        let checkpoint = Memo::new(move |_| state.with(|s| s.checkpoint));
+        Effect::new(move |_| {
+            self.attempt.track();
+            let ckpt = checkpoint.get();
+            self.status.set(Status::Loading(tr!("text-models-loading")));
+            let Some(library) = self.library.try_get_value() else { return };
+            leptos::task::spawn_local(async move {
+                match load(&library, ckpt, |path: String| async move { fetch_bytes(&path).await }).await {
+                    Ok(models) => {
+                        self.vocab.try_set(Some(models.vocab.clone()));
+                        self.models.try_set_value(Some(Rc::new(models)));
+                        self.loaded.try_update(|n| *n += 1);
+                    }
+                    Err(e) => {
+                        self.status.try_set(Status::Failed(e));
+                    }
+                }
+            });
+        });
+    }
+
+    /// Reruns the columns whose inputs changed: the text and checkpoint for all three,
+    /// the λ for V1 alone.
+    fn run_on_change(self, state: RwSignal<TextState>) {
+        let lambda_input = Memo::new(move |_| state.with(|s| (s.layer, s.v1_lambda.map(f32::to_bits))));
+        Effect::new(move |_| {
+            self.loaded.track();
+            lambda_input.track();
+            let Some(typed) = self.typed.get() else { return };
+            let Some(models) = self.models.try_get_value().flatten() else { return };
+            self.writing.set(false);
+            if typed.is_empty() {
+                self.next_generation();
+                self.runs.set(vec![None, None, None]);
+                self.status.set(Status::Ready);
+                return;
+            }
+            let s = state.get_untracked();
+            let wanted: Vec<RunKey> = models.models.iter().map(|m| RunKey { tokens: typed.tokens.clone(), checkpoint: models.checkpoint, lambda: lambda_for(m.config.attention, m.config.n_layers, &s) }).collect();
+            let stale: Vec<usize> = (0..3).filter(|&i| self.keys.with_value(|k| k[i].as_ref() != Some(&wanted[i]))).collect();
+            if stale.is_empty() {
+                return;
+            }
+            let generation = self.next_generation();
+            let started = now_ms();
+            self.status.set(Status::Computing);
+            leptos::task::spawn_local(async move {
+                for i in stale {
+                    if !self.current(generation) {
+                        return;
+                    }
+                    match TextRun::of(&models.models[i], &models.vocab, typed.clone(), wanted[i].lambda.clone()) {
+                        Ok(run) => {
+                            self.runs.try_update(|r| r[i] = Some(Arc::new(run)));
+                            self.keys.try_update_value(|k| k[i] = Some(wanted[i].clone()));
+                        }
+                        Err(e) => {
+                            self.status.try_set(Status::RunFailed(e));
+                            return;
+                        }
+                    }
+                    yield_to_browser().await;
+                }
+                if self.current(generation) {
+                    self.last_ms.try_set(Some(now_ms() - started));
+                    self.status.try_set(Status::Ready);
+                }
+            });
+        });
+    }
+
+    /// Starts "Write on" from the text as typed: each model writes one character per
+    /// task, in turn, until stopped, the text changes or each has written its most.
+    pub fn write_on(self, state: RwSignal<TextState>) {
+        let Some(models) = self.models.try_get_value().flatten() else { return };
+        let s = state.get_untracked();
+        let generation = self.next_generation();
+        self.writing.set(true);
+        self.written.set(vec![String::new(); 3]);
+        let mut writer = Writer::new(&s.text, 3, Sampling { temperature: s.temperature, top_k: s.top_k, seed: s.seed });
+        leptos::task::spawn_local(async move {
+            while self.current(generation) && self.writing.get_untracked() && !(0..3).all(|i| writer.done(i)) {
+                for (i, model) in models.models.iter().enumerate() {
+                    if writer.done(i) {
+                        continue;
+                    }
+                    let lambda = lambda_for(model.config.attention, model.config.n_layers, &s);
+                    match writer.step(i, model, &models.vocab, &lambda) {
+                        Ok(c) => self.written.update(|w| w[i].push(c)),
+                        Err(e) => {
+                            self.status.set(Status::RunFailed(e));
+                            self.writing.set(false);
+                            return;
+                        }
+                    }
+                    yield_to_browser().await;
+                    if !self.current(generation) || !self.writing.get_untracked() {
+                        return;
+                    }
+                }
+            }
+            self.writing.try_set(false);
+        });
+    }
+
+    pub fn stop(self) {
+        self.writing.set(false);
+    }
+}
