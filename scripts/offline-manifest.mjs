@@ -21,8 +21,20 @@ const digest = crypto.createHash('sha256');
 for (const f of files) digest.update(f).update('\0').update(fs.readFileSync(path.join(staging, f))).update('\0');
 digest.update(fs.readFileSync(path.join(root, 'www/sw.js')));
 const version = digest.digest('hex').slice(0, 16);
+// The text models' earlier checkpoints (the scrubber's) are saved when first opened, not
+// at install: five checkpoints of three models would be ~20 MB on a phone. The final
+// checkpoint of each (the highest step) is saved at install like every other file.
+const finalStep = new Map();
+for (const f of files) {
+  const m = f.match(/^(text-models\/[^/]+)\/step-(\d+)\.safetensors$/);
+  if (m && Number(m[2]) >= (finalStep.get(m[1]) ?? -1)) finalStep.set(m[1], Number(m[2]));
+}
+const saved = files.filter((f) => {
+  const m = f.match(/^(text-models\/[^/]+)\/step-(\d+)\.safetensors$/);
+  return !m || Number(m[2]) === finalStep.get(m[1]);
+});
 // The site's root ('./') is what a visitor opens; index.html is the same page.
-const list = ['./', ...files];
+const list = ['./', ...saved];
 const worker = fs.readFileSync(path.join(root, 'www/sw.js'), 'utf8')
   .replace("'__VERSION__'", () => JSON.stringify(version))
   .replace('__FILES__', () => JSON.stringify(list, null, 1));

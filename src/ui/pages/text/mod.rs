@@ -8,7 +8,7 @@ mod session;
 
 use super::super::components::notice::{NoticeBar, StateNotes};
 use super::super::route::{Page, Router};
-use super::explorer::StatusLine;
+use super::explorer::{Status, StatusLine};
 use crate::engine::text::CONTEXT;
 use crate::state::text_state::TextState;
 use crate::tr;
@@ -58,13 +58,24 @@ fn text_notices(session: TextSession) -> Vec<String> {
     })
 }
 
+/// The page's state for scripts and tests, in no language.
+fn status_slug(s: &Status) -> &'static str {
+    match s {
+        Status::Loading(_) => "loading",
+        Status::Computing => "computing",
+        Status::Ready => "ready",
+        Status::Failed(_) => "failed",
+        Status::RunFailed(_) => "run-failed",
+    }
+}
+
 #[component]
 pub fn TextPage() -> impl IntoView {
     let (state, notes) = linked_state(Router::get());
     let session = TextSession::new(state);
     let timing = move || session.last_ms.get().map(|ms| tr!("text-timing", ms = format!("{ms:.0}")));
     view! {
-        <section class="page text">
+        <section class="page text" data-status=move || status_slug(&session.status.get())>
             <h2>{tr!("page-text")}</h2>
             <p class="explain">{tr!("text-intro", context = CONTEXT)}</p>
             <NoticeBar id="link-notices" lines=Signal::derive(move || state.with(|s| notes.lines_for(s))) on_dismiss=Callback::new(move |_| notes.clear()) />

@@ -1,0 +1,108 @@
+// The text page: a student types and the three Shakespeare models read it side by side.
+// Every check does what a person does (types, presses keys, clicks, pastes, opens a
+// link) and then looks at what is on screen: predictions, the surprise strip, the maps'
+// pixels and labels, the written text.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, artifact, pixels, pixelsChange } from './harness.mjs';
+
+const KINDS = ['baseline', 'diff_v1', 'diff_v2'];
+
+/** Ready: the page says so (in no language) and each column shows its next characters. */
+const ready = (page) => page.waitForFunction(() => document.querySelector('section.text')?.dataset.status === 'ready'
+  && [...document.querySelectorAll('.top5')].every((ol) => ol.children.length === 5), null, { timeout: 60_000 });
+const top = (page, kind) => page.textContent(`#top-${kind}`);
+/** Every character's loss in a column, as the strip carries it. */
+const strip = (page, kind) => page.evaluate((k) => [...document.querySelectorAll(`#strip-${k} .ch`)].map((s) => s.dataset.loss ?? '').join(','), kind);
+const changes = (page, sel, before) => page.waitForFunction(([s, b]) => document.querySelector(s)?.textContent !== b, [sel, before], { timeout: 30_000 });
+
+for (const mode of ['cpu', 'gpu']) {
+  test(`text page (${mode})`, async () => {
+    const b = await start(mode);
+    try {
+      const page = await b.open('#/text');
+      await ready(page);
+      const text = await page.inputValue('#text-input');
+      assert.match(text, /^MACBETH:\nTo-morrow/);
+      for (const k of KINDS) {
+        assert.equal(await page.locator(`#strip-${k} .ch`).count(), Math.min(128, [...text].length), `${k}: one shaded character each`);
+        assert.match(await page.textContent(`#mean-${k}`), /\d\.\d\d nats per character/);
+        assert.match(await page.textContent(`#caption-${k}`), /last character's row puts -?\d\.\d\d of its weight on the last 9 characters/);
+      }
+      await page.screenshot({ path: artifact(`text-${mode}.png`), fullPage: true });
+
+      // Typing changes the predictions, the strip, the map's pixels and its labels.
+      const map = '#text-map-baseline canvas.map';
+      const [top0, strip0, px0] = [await top(page, 'baseline'), await strip(page, 'baseline'), await pixels(page, map)];
+      await page.click('#text-input');
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type('candle!');
+      await changes(page, '#top-baseline', top0);
+      await ready(page);
+      assert.notEqual(await strip(page, 'baseline'), strip0);
+      await pixelsChange(page, map, px0);
+      assert.equal(await page.textContent(`#strip-baseline .ch:last-child`), '!');
+      assert.match(page.url(), /text=.*candle/);
+
+      // λ moved by keys changes V1's column only.
+      const before = Object.fromEntries(await Promise.all(KINDS.map(async (k) => [k, await strip(page, k)])));
+      await page.focus('#lambda');
+      await page.keyboard.press('End');
+      await page.waitForFunction((b) => [...document.querySelectorAll('#strip-diff_v1 .ch')].map((s) => s.dataset.loss ?? '').join(',') !== b, before.diff_v1, { timeout: 30_000 });
+      await ready(page);
+      assert.match(await page.textContent('#lambda-diff_v1'), /λ in this layer and head: 2\.000/);
+      assert.equal(await strip(page, 'baseline'), before.baseline, 'the baseline did not move');
+      assert.equal(await strip(page, 'diff_v2'), before.diff_v2, 'DIFF V2 did not move');
+      await page.click('#lambda-learnt');
+      await page.waitForFunction((b) => [...document.querySelectorAll('#strip-diff_v1 .ch')].map((s) => s.dataset.loss ?? '').join(',') === b, before.diff_v1, { timeout: 30_000 });
+
+      // "Write on" streams text into all three columns, and Stop stops it.
+      await page.click('#write-on');
+      await page.waitForFunction(() => [...document.querySelectorAll('.written')].every((p) => p.textContent.length >= 6), null, { timeout: 60_000 });
+      await page.click('#write-on');
+      await page.waitForFunction(() => document.querySelector('#write-on').getAttribute('aria-pressed') === 'false');
+      const stopped = await page.evaluate(() => [...document.querySelectorAll('.written')].map((p) => p.textContent).join('|'));
+      await page.waitForTimeout(600);
+      assert.equal(await page.evaluate(() => [...document.querySelectorAll('.written')].map((p) => p.textContent).join('|')), stopped, 'nothing written after Stop');
+
+      // The link restores the typed text.
+      const linked = await b.open(new URL(page.url()).hash);
+      await ready(linked);
+      assert.equal(await linked.inputValue('#text-input'), await page.inputValue('#text-input'));
+      assert.equal(await top(linked, 'diff_v2'), await top(page, 'diff_v2'));
+
+      // A pasted 10 000 characters keeps its end and says so; 中文 and an emoji are
+      // shown as unknown; an empty box asks for text. No console error at any point.
+      await page.fill('#text-input', 'To be, or not to be: that is the question. '.repeat(233).slice(0, 10_000));
+      await page.waitForFunction(() => /Only the last 128 characters are read; 9872 before them/.test(document.querySelector('#text-notices').textContent));
+      await ready(page);
+      assert.equal(await page.locator('#strip-diff_v1 .ch').count(), 128);
+      await page.fill('#text-input', 'Hail, 中文 😀 friend');
+      await page.waitForFunction(() => document.querySelector('#text-notices').textContent.includes('中文😀'));
+      await ready(page);
+      assert.ok(await page.locator('#strip-baseline .ch.unknown').count() === 3, 'three unknown characters shown as □');
+      await page.fill('#text-input', '');
+      await page.waitForFunction(() => document.querySelector('#text-notices').textContent.includes('Type some text'));
+      assert.equal(await page.locator('#strip-baseline .ch').count(), 0);
+      assert.deepEqual(b.errors, [], 'no console errors');
+    } finally {
+      await b.stop();
+    }
+  });
+}
+
+test('text page: phone and Chinese', async () => {
+  const b = await start('cpu', { phone: true });
+  try {
+    for (const lang of ['en', 'zh']) {
+      const page = await b.open(`#/text?lang=${lang}`);
+      await ready(page);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 390, `${lang}: the page fits the phone (${width} px)`);
+      await page.screenshot({ path: artifact(`text-phone-${lang}.png`), fullPage: true });
+    }
+    assert.deepEqual(b.errors, [], 'no console errors');
+  } finally {
+    await b.stop();
+  }
+});

@@ -1,0 +1,123 @@
+//! The text models: the corpus is the one the cards name (its sha256), the split holds,
+//! the vocabulary round-trips, the three models are matched in size, and each shipped
+//! checkpoint does what its card says, through the page's own engine.
+//!
+//! These tests read the plays that `scripts/fetch-corpus.sh` fetched (the test command
+//! runs it first).
+
+use candle_core::{Device, Tensor};
+use difflens::core::attention::LambdaOverride;
+use difflens::core::char_vocab::CharVocab;
+use difflens::core::config::AttentionKind;
+use difflens::core::model::Model;
+use difflens::engine::text::run::TextRun;
+use difflens::engine::text::typed::TypedText;
+use difflens_trainer::model::CandleModel;
+use difflens_trainer::text::card::{CorpusInfo, TextCard};
+use difflens_trainer::text::configs::text_config;
+use difflens_trainer::text::corpus::{self, Corpus, HELD_OUT};
+use difflens_trainer::text::eval::{load, window_losses, window_starts, SLICE_WINDOWS};
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+fn models_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../www/text-models")
+}
+
+fn corpus() -> &'static Corpus {
+    static CORPUS: OnceLock<Corpus> = OnceLock::new();
+    CORPUS.get_or_init(|| corpus::read(&corpus::default_plays_dir()).expect("the plays are fetched: run scripts/fetch-corpus.sh"))
+}
+
+fn vocab() -> CharVocab {
+    CharVocab::from_json(&std::fs::read_to_string(models_dir().join("vocab.json")).unwrap()).unwrap()
+}
+
+fn card(kind: AttentionKind) -> TextCard {
+    TextCard::read(&models_dir().join(kind.slug())).unwrap()
+}
+
+/// Extracting the plays again gives, byte for byte, the text every model was trained on.
+#[test]
+fn the_extraction_is_the_one_the_cards_name() {
+    let info = CorpusInfo::of(corpus());
+    for kind in AttentionKind::ALL {
+        assert_eq!(card(kind).corpus, info, "{kind:?}");
+    }
+    assert_eq!(CorpusInfo::of(&corpus::read(&corpus::default_plays_dir()).unwrap()), info, "deterministic");
+    let share = info.held_out_chars as f64 / (info.held_out_chars + info.train_chars) as f64;
+    assert!((0.08..0.12).contains(&share), "held out {share}");
+}
+
+/// No held-out play is read in training, and none of their lines of 30 characters or
+/// more turns up in the training text.
+#[test]
+fn the_split_holds() {
+    let c = corpus();
+    let train: HashSet<&str> = c.train.iter().map(|p| p.name.as_str()).collect();
+    let held: Vec<&str> = c.held_out.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(held, HELD_OUT.to_vec());
+    assert!(held.iter().all(|h| !train.contains(h)));
+    let train_lines: HashSet<&str> = c.train.iter().flat_map(|p| p.text.lines()).collect();
+    let shared: Vec<&str> = c.held_out.iter().flat_map(|p| p.text.lines()).filter(|l| l.chars().count() >= 30 && train_lines.contains(l)).collect();
+    assert!(shared.is_empty(), "held-out lines in training: {shared:?}");
+}
+
+#[test]
+fn the_vocabulary_is_the_training_texts_and_round_trips() {
+    let v = vocab();
+    let train = corpus().train_text();
+    assert_eq!(v, CharVocab::of_text(&train));
+    assert_eq!(v.decode(&v.encode(&train)), train);
+    assert_eq!(v.encode("é中😀"), vec![0, 0, 0]);
+}
+
+/// The three models are within 1% of each other in parameters, as the cards say.
+#[test]
+fn the_three_models_are_matched_in_size() {
+    let counts: Vec<u64> = AttentionKind::ALL
+        .iter()
+        .map(|k| {
+            let store = Model::random(text_config(*k, vocab().size()), 1).unwrap().to_store();
+            let n = store.names().map(|name| store.get(name).unwrap().data.len() as u64).sum();
+            assert_eq!(card(*k).parameters, n, "{k:?}");
+            n
+        })
+        .collect();
+    let (lo, hi) = (*counts.iter().min().unwrap() as f64, *counts.iter().max().unwrap() as f64);
+    assert!(hi / lo - 1.0 < 0.01, "{counts:?}");
+}
+
+/// Each shipped checkpoint's loss on the fixed held-out slice, recomputed by the core,
+/// equals its card's within 1e-3.
+#[test]
+fn each_final_checkpoint_has_its_cards_loss() {
+    let held = vocab().encode(&corpus().held_out_text());
+    let starts = window_starts(held.len());
+    for kind in AttentionKind::ALL {
+        let card = card(kind);
+        let eval = card.eval.clone().expect("evaluated");
+        let model = load(&models_dir().join(kind.slug()), &card, &card.checkpoints.last().unwrap().file).unwrap();
+        let losses = window_losses(&model, &held, &starts[..SLICE_WINDOWS]);
+        let slice = losses.iter().sum::<f64>() / losses.len() as f64;
+        assert!((slice - eval.slice_loss).abs() < 1e-3, "{kind:?}: {slice} against the card's {}", eval.slice_loss);
+        assert_eq!(card.checkpoints.len(), eval.checkpoint_losses.len());
+    }
+}
+
+/// The page's engine on a typed text gives the trainer's logits (candle), 1e-4.
+#[test]
+fn the_page_engine_gives_the_trainers_logits() {
+    let v = vocab();
+    let typed = TypedText::of(&v, "MACBETH:\nOut, out, brief candle! Life's but a walking shadow, é");
+    for kind in AttentionKind::ALL {
+        let card = card(kind);
+        let model = load(&models_dir().join(kind.slug()), &card, &card.checkpoints.last().unwrap().file).unwrap();
+        let run = TextRun::of(&model, &v, typed.clone(), LambdaOverride::Learnt).unwrap();
+        let candle = CandleModel::from_store(&model.to_store(), card.config.clone()).unwrap();
+        let got = candle.forward(&Tensor::new(typed.tokens.as_slice(), &Device::Cpu).unwrap().unsqueeze(0).unwrap()).unwrap().squeeze(0).unwrap().to_vec2::<f32>().unwrap();
+        let err = run.output.logits.rows().into_iter().zip(&got).flat_map(|(a, b)| a.iter().zip(b).map(|(x, y)| (x - y).abs()).collect::<Vec<_>>()).fold(0.0f32, f32::max);
+        assert!(err < 1e-4, "{kind:?}: logits differ by {err}");
+    }
+}
