@@ -46,3 +46,4 @@ note-text-link-long = The link's text was longer than { $max } characters; its l
 ckpt-5-percent = 5% of training
 ckpt-20-percent = 20% of training
 ckpt-half-way = half-way
+text-map-queries-marked = query i ↓ (0 … { $last }); the outlined row { $row } is the last character, whose row predicts the next one

@@ -25,7 +25,7 @@ text-knob-layer = 层
 text-knob-head = 头
 text-knob-lambda = 此层 DIFF V1 的 λ
 text-knob-temp = 温度（0 = 贪心）
-text-knob-topk = Top-k
+text-knob-topk = 只在最可能的 k 个中抽取（top-k）
 text-knob-seed = 随机种子
 text-ckpt-shown = 第 { $index } 个，共 5 个
 text-lambda-learnt = 学到的值
@@ -46,3 +46,4 @@ note-text-link-long = 链接中的文字超过 { $max } 个字符；保留最后
 ckpt-5-percent = 训练的 5%
 ckpt-20-percent = 训练的 20%
 ckpt-half-way = 训练一半
+text-map-queries-marked = 查询 i ↓（0 … { $last }）；加框的第 { $row } 行是最后一个字符，这一行预测下一个字符

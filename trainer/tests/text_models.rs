@@ -51,17 +51,19 @@ fn the_extraction_is_the_one_the_cards_name() {
 }
 
 /// No held-out play is read in training, and none of their lines of 30 characters or
-/// more turns up in the training text.
+/// more turns up in the training text, but for the one refrain Shakespeare wrote into
+/// two plays (Feste's song in Twelfth Night, sung again by Lear's Fool).
 #[test]
 fn the_split_holds() {
     let c = corpus();
     let train: HashSet<&str> = c.train.iter().map(|p| p.name.as_str()).collect();
-    let held: Vec<&str> = c.held_out.iter().map(|p| p.name.as_str()).collect();
+    let mut held: Vec<&str> = c.held_out.iter().map(|p| p.name.as_str()).collect();
+    held.sort();
     assert_eq!(held, HELD_OUT.to_vec());
     assert!(held.iter().all(|h| !train.contains(h)));
     let train_lines: HashSet<&str> = c.train.iter().flat_map(|p| p.text.lines()).collect();
     let shared: Vec<&str> = c.held_out.iter().flat_map(|p| p.text.lines()).filter(|l| l.chars().count() >= 30 && train_lines.contains(l)).collect();
-    assert!(shared.is_empty(), "held-out lines in training: {shared:?}");
+    assert_eq!(shared, vec!["For the rain it raineth every day."], "held-out lines in training");
 }
 
 #[test]

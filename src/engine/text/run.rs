@@ -57,6 +57,17 @@ impl TextRun {
         Ok(Self { kind: model.config.attention, typed, output, losses, top, lambda })
     }
 
+    /// The same text under another λ: the blocks below the first layer whose λ changed
+    /// are taken from this run (a λ step need not recompute them); equal to a whole run.
+    pub fn with_lambda(&self, model: &Model, vocab: &CharVocab, lambda: LambdaOverride) -> Result<Self, String> {
+        let Some(from) = self.lambda.first_difference(&lambda, self.layers()) else { return Ok(self.clone()) };
+        let opts = ForwardOptions { maps: MapRequest::All, lambda: lambda.clone(), ..Default::default() };
+        let Some(output) = model.resume(&self.output, from, &opts) else { return Self::of(model, vocab, self.typed.clone(), lambda) };
+        let losses = next_token_losses(&output.logits, &self.typed.tokens);
+        let top = top_k(output.logits.row(output.logits.nrows() - 1), 5).into_iter().map(|(id, p)| (vocab.char_of(id), p)).collect();
+        Ok(Self { kind: self.kind, typed: self.typed.clone(), output, losses, top, lambda })
+    }
+
     /// Mean loss over the characters after the first (nats/char); `None` for one character.
     pub fn mean_loss(&self) -> Option<f32> {
         (!self.losses.is_empty()).then(|| self.losses.iter().sum::<f32>() / self.losses.len() as f32)
@@ -134,10 +145,13 @@ mod tests {
         let m = model(AttentionKind::DiffV1, vocab.size());
         let typed = TypedText::of(&vocab, "abc cab");
         let learnt = TextRun::of(&m, &vocab, typed.clone(), LambdaOverride::Learnt).unwrap();
-        let moved = TextRun::of(&m, &vocab, typed, v1_override(2, 1, Some(0.9))).unwrap();
+        let moved = TextRun::of(&m, &vocab, typed.clone(), v1_override(2, 1, Some(0.9))).unwrap();
         assert_eq!(moved.lambda_at(1, 0), Some(0.9));
         assert_eq!(moved.lambda_at(0, 0), learnt.lambda_at(0, 0));
         assert_ne!(moved.losses, learnt.losses);
+        let resumed = learnt.with_lambda(&m, &vocab, v1_override(2, 1, Some(0.9))).unwrap();
+        assert_eq!(resumed.losses, moved.losses, "a λ step from the earlier run equals a whole run");
+        assert_eq!(resumed.top, moved.top);
         assert!(TextRun::of(&m, &vocab, TypedText::of(&vocab, ""), LambdaOverride::Learnt).is_err());
     }
 }

@@ -178,6 +178,9 @@ pub fn Heatmap(
     #[prop(optional)] on_pick: Option<Callback<usize>>,
     /// A row to outline (the explorer's "→", the position that answers).
     #[prop(optional, into)] marked_row: Option<Signal<Option<usize>>>,
+    /// The catalogue key of the sentence that names the outlined row ("the row of “→”,
+    /// which predicts the answer" unless told).
+    #[prop(optional)] marked_note: Option<&'static str>,
     /// What the ticks above the map mark ("the signal keys" unless told).
     #[prop(optional, into)] ticks_mark: Option<Signal<String>>,
     /// Each token's label, drawn along both axes when there are at most `MAX_LABELLED`.
@@ -337,7 +340,7 @@ pub fn Heatmap(
             </div>
             </div>
             <div class="axis-note">{move || match marked_row.and_then(|m| m.get()) {
-                Some(i) => crate::tr!("map-queries-marked", last = n.get().saturating_sub(1), row = i),
+                Some(i) => crate::tr!(marked_note.unwrap_or("map-queries-marked"), last = n.get().saturating_sub(1), row = i),
                 None => crate::tr!("map-queries", last = n.get().saturating_sub(1)),
             }}</div>
             <div class="colorbar">

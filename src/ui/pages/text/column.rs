@@ -123,14 +123,14 @@ pub fn TextColumn(index: usize, state: RwSignal<TextState>, session: TextSession
             <p class="axis-note">{tr!("text-top-label")}</p>
             <ol class="top5" id=format!("top-{}", kind.slug())>{top}</ol>
             <SurpriseStrip kind run />
-            <Heatmap id=format!("text-map-{}", kind.slug()) title explain=tr!("text-map-explain") map=combined n signal_keys=no_keys hover marked_row=last_row labels=axis file=file("map") />
+            <Heatmap id=format!("text-map-{}", kind.slug()) title explain=tr!("text-map-explain") map=combined n signal_keys=no_keys hover marked_row=last_row marked_note="text-map-queries-marked" labels=axis file=file("map") />
             <p class="axis-note" id=format!("lambda-{}", kind.slug())>{lambda}</p>
             <p class="caption" id=format!("caption-{}", kind.slug())>{caption}</p>
             {differential.then(|| view! {
                 <details class="branches">
                     <summary>{tr!("text-branches")}</summary>
-                    <Heatmap id=format!("text-a1-{}", kind.slug()) title="A1" map=a1 n signal_keys=no_keys hover marked_row=last_row labels=axis file=file("A1") />
-                    <Heatmap id=format!("text-a2-{}", kind.slug()) title="A2" map=a2 n signal_keys=no_keys hover marked_row=last_row labels=axis file=file("A2") />
+                    <Heatmap id=format!("text-a1-{}", kind.slug()) title="A1" map=a1 n signal_keys=no_keys hover marked_row=last_row marked_note="text-map-queries-marked" labels=axis file=file("A1") />
+                    <Heatmap id=format!("text-a2-{}", kind.slug()) title="A2" map=a2 n signal_keys=no_keys hover marked_row=last_row marked_note="text-map-queries-marked" labels=axis file=file("A2") />
                 </details>
             })}
             <p class="written" id=format!("written-{}", kind.slug())>{move || session.written.with(|w| w[index].clone())}</p>

@@ -141,7 +141,13 @@ impl TextSession {
                     if !self.current(generation) {
                         return;
                     }
-                    match TextRun::of(&models.models[i], &models.vocab, typed.clone(), wanted[i].lambda.clone()) {
+                    // Only the λ moved: resume from the earlier run, above the layers it left alone.
+                    let earlier = self.runs.with_untracked(|r| r[i].clone()).filter(|_| self.keys.with_value(|k| k[i].as_ref().is_some_and(|k| k.tokens == wanted[i].tokens && k.checkpoint == wanted[i].checkpoint)));
+                    let made = match earlier {
+                        Some(run) => run.with_lambda(&models.models[i], &models.vocab, wanted[i].lambda.clone()),
+                        None => TextRun::of(&models.models[i], &models.vocab, typed.clone(), wanted[i].lambda.clone()),
+                    };
+                    match made {
                         Ok(run) => {
                             self.runs.try_update(|r| r[i] = Some(Arc::new(run)));
                             self.keys.try_update_value(|k| k[i] = Some(wanted[i].clone()));
