@@ -224,3 +224,4 @@ own-two-files = choose two files, a .json config and a .safetensors file (got: {
 own-none = none
 own-reading = Reading the files…
 own-loaded = Loaded { $label }: { $kind }, { $layers } layers.
+model-open-text = These models speak a made-up needle language. To see the same three kinds on real text you type, open “Your own text” →

@@ -215,3 +215,4 @@ own-two-files = 请选择两个文件：一个 .json 配置和一个 .safetensor
 own-none = 无
 own-reading = 正在读取文件…
 own-loaded = 已加载 { $label }：{ $kind }，{ $layers } 层。
+model-open-text = 这些模型说的是人造的“针”语言。想在你自己输入的真实文字上看同样三种模型，请打开“你自己的文字”→

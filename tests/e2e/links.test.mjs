@@ -49,6 +49,14 @@ const PAGES = {
   learn: {
     step: [(r) => (r() < 0.7 ? String(1 + Math.floor(r() * 9)) : ['softmax', 'subtract', 'failure', 'cost'][Math.floor(r() * 4)]), () => ['0', '10', '-1', '2.5']],
   },
+  text: {
+    text: [(r) => ['To be, or not', 'Hail, 中文 😀', '', 'x'.repeat(300), 'O Romeo, Romeo!\nwherefore'][Math.floor(r() * 5)], () => []],
+    layer: [(r) => String(Math.floor(r() * 4)), () => ['64', '-1']],
+    head: [(r) => String(Math.floor(r() * 4)), () => ['99', '-2']],
+    lambda: [(r) => (-1 + 3 * r()).toFixed(2), () => ['-7', '9.5']],
+    temp: [(r) => (2 * r()).toFixed(2), () => ['-1', '3']],
+    topk: [(r) => String(1 + Math.floor(r() * 77)), () => ['0', '1000']],
+  },
   arch: {
     hidden: [(r) => String(64 * (1 + Math.floor(r() * 64))), () => ['0', '2000000', '-5']],
     layers: [(r) => String(1 + Math.floor(r() * 48)), () => ['0', '9999999']],
@@ -61,6 +69,7 @@ const READY = {
   lab: () => !!document.querySelector('#map-diff canvas.map') && document.querySelector('#snr-standard')?.dataset.value !== undefined,
   model: () => /^(Computed|Could not)/.test(document.querySelector('#model-status')?.textContent || '') && !!document.querySelector('canvas.map'),
   arch: () => !!document.querySelector('#arch-table td'),
+  text: () => ['ready', 'failed', 'run-failed'].includes(document.querySelector('section.text')?.dataset.status),
   learn: () => !!document.querySelector('#figure-facts')?.textContent.trim() || /^Could not/.test(document.querySelector('#model-status')?.textContent || ''),
 };
 
@@ -74,7 +83,8 @@ function randomLink(r) {
   const pairs = chosen.map((key) => {
     const [valid, bad] = PAGES[page][key];
     const roll = r();
-    if (roll < 0.6) return [key, valid(r)];
+    // Any text is a valid text: it is never counted as invalid.
+    if (roll < 0.6 || key === 'text') return [key, valid(r)];
     invalid.push(key);
     const pool = roll < 0.8 ? bad() : GARBAGE;
     return [key, pool[Math.floor(r() * pool.length)]];

@@ -57,6 +57,7 @@ pub fn ModelPage(backend: RwSignal<Backend>) -> impl IntoView {
         <section class="page model">
             <h2>{tr!("page-model")}</h2>
             <p class="explain">{tr!("model-intro")}</p>
+            <p class="explain"><a id="open-text" href=move || Router::get().link(Page::Text)>{tr!("model-open-text")}</a></p>
             <NoticeBar id="link-notices" lines=Signal::derive(move || state.with(|s| notes.lines_for(s))) on_dismiss=Callback::new(move |_| notes.clear()) />
             <div class="view-switch" data-key="view" role="group" aria-label=tr!("model-view")>
                 <button id="view-compare" aria-pressed=move || (view_kind.get() == View::Compare).to_string() on:click=switch(View::Compare)>{tr!("view-compare")}</button>
