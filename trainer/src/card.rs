@@ -41,14 +41,46 @@ pub struct ModelCard {
     pub eval: Option<serde_json::Value>,
 }
 
+/// A card, `card.json` under `dir`, of either kind of model.
+pub fn read_card<T: serde::de::DeserializeOwned>(dir: &Path) -> Result<T, Box<dyn std::error::Error>> {
+    Ok(serde_json::from_str(&std::fs::read_to_string(dir.join("card.json"))?)?)
+}
+
+pub fn write_card<T: Serialize>(dir: &Path, card: &T) -> Result<(), Box<dyn std::error::Error>> {
+    std::fs::write(dir.join("card.json"), serde_json::to_string_pretty(card)? + "\n")?;
+    Ok(())
+}
+
+/// Writes a run's checkpoints under `dir` as F16 safetensors, after removing those of
+/// an earlier run (they would be shipped without a card entry); returns their entries.
+pub fn write_checkpoints(dir: &Path, checkpoints: &[crate::train::Checkpoint]) -> Result<Vec<CheckpointEntry>, Box<dyn std::error::Error>> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("step-") && n.ends_with(".safetensors")) {
+            std::fs::remove_file(path)?;
+        }
+    }
+    let mut entries = vec![];
+    for c in checkpoints {
+        let file = format!("step-{:05}.safetensors", c.step);
+        std::fs::write(dir.join(&file), c.weights.to_bytes_f16())?;
+        entries.push(CheckpointEntry { file, step: c.step, fraction: c.fraction, label: c.label.clone() });
+    }
+    Ok(entries)
+}
+
+/// The parameters of a model's weights.
+pub fn parameter_count(weights: &difflens::core::weights::TensorStore) -> u64 {
+    weights.names().map(|n| weights.get(n).expect("listed").data.len() as u64).sum()
+}
+
 impl ModelCard {
     pub fn read(dir: &Path) -> Result<Self, Box<dyn std::error::Error>> {
-        Ok(serde_json::from_str(&std::fs::read_to_string(dir.join("card.json"))?)?)
+        read_card(dir)
     }
 
     pub fn write(&self, dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
-        std::fs::write(dir.join("card.json"), serde_json::to_string_pretty(self)? + "\n")?;
-        Ok(())
+        write_card(dir, self)
     }
 
     pub fn final_checkpoint(&self) -> &CheckpointEntry {
@@ -71,20 +103,8 @@ pub fn write_training(out: &Path, opts: &TrainOptions, report: &TrainReport, com
     std::fs::create_dir_all(&dir)?;
     let config = crate::configs::model_config(opts.kind);
     std::fs::write(dir.join("config.json"), serde_json::to_string_pretty(&config)? + "\n")?;
-    // Checkpoints of an earlier schedule would be shipped without a card entry.
-    for entry in std::fs::read_dir(&dir)? {
-        let path = entry?.path();
-        if path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("step-") && n.ends_with(".safetensors")) {
-            std::fs::remove_file(path)?;
-        }
-    }
-    let mut checkpoints = vec![];
-    for c in &report.checkpoints {
-        let file = format!("step-{:05}.safetensors", c.step);
-        std::fs::write(dir.join(&file), c.weights.to_bytes_f16())?;
-        checkpoints.push(CheckpointEntry { file, step: c.step, fraction: c.fraction, label: c.label.clone() });
-    }
-    let parameters = report.checkpoints[0].weights.names().map(|n| report.checkpoints[0].weights.get(n).unwrap().data.len() as u64).sum();
+    let checkpoints = write_checkpoints(&dir, &report.checkpoints)?;
+    let parameters = parameter_count(&report.checkpoints[0].weights);
     let card = ModelCard {
         name: kind_name(opts.kind).into(),
         config,

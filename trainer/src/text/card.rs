@@ -5,7 +5,7 @@
 
 use super::corpus::{Corpus, HELD_OUT, WHEEL, WHEEL_SHA256};
 use super::train::{TextTrainOptions, TextTrainReport};
-use crate::card::{commit, machine, CheckpointEntry};
+use crate::card::{commit, machine, parameter_count, read_card, write_card, write_checkpoints, CheckpointEntry};
 use difflens::core::config::ModelConfig;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -68,12 +68,11 @@ pub struct TextCard {
 
 impl TextCard {
     pub fn read(dir: &Path) -> Result<Self, Box<dyn std::error::Error>> {
-        Ok(serde_json::from_str(&std::fs::read_to_string(dir.join("card.json"))?)?)
+        read_card(dir)
     }
 
     pub fn write(&self, dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
-        std::fs::write(dir.join("card.json"), serde_json::to_string_pretty(self)? + "\n")?;
-        Ok(())
+        write_card(dir, self)
     }
 }
 
@@ -82,20 +81,8 @@ pub fn write_training(out: &Path, opts: &TextTrainOptions, config: ModelConfig, 
     let dir = out.join(opts.kind.slug());
     std::fs::create_dir_all(&dir)?;
     std::fs::write(dir.join("config.json"), serde_json::to_string_pretty(&config)? + "\n")?;
-    for entry in std::fs::read_dir(&dir)? {
-        let path = entry?.path();
-        if path.extension().is_some_and(|e| e == "safetensors") {
-            std::fs::remove_file(path)?;
-        }
-    }
-    let mut checkpoints = vec![];
-    for c in &report.checkpoints {
-        let file = format!("step-{:05}.safetensors", c.step);
-        std::fs::write(dir.join(&file), c.weights.to_bytes_f16())?;
-        checkpoints.push(CheckpointEntry { file, step: c.step, fraction: c.fraction, label: c.label.clone() });
-    }
-    let first = &report.checkpoints[0].weights;
-    let parameters = first.names().map(|n| first.get(n).expect("listed").data.len() as u64).sum();
+    let checkpoints = write_checkpoints(&dir, &report.checkpoints)?;
+    let parameters = parameter_count(&report.checkpoints[0].weights);
     let card = TextCard {
         name: opts.kind.slug().into(),
         config,
