@@ -51,10 +51,14 @@ impl TextRun {
         }
         let opts = ForwardOptions { maps: MapRequest::All, lambda: lambda.clone(), ..Default::default() };
         let output = model.forward(&typed.tokens, &opts).map_err(|e| super::super::model::weights_message(&e))?;
+        Ok(Self::from_output(model.config.attention, vocab, typed, output, lambda))
+    }
+
+    /// What the column reads off a pass: each character's loss and the next one's top five.
+    fn from_output(kind: AttentionKind, vocab: &CharVocab, typed: TypedText, output: ModelOutput, lambda: LambdaOverride) -> Self {
         let losses = next_token_losses(&output.logits, &typed.tokens);
-        let last = output.logits.row(output.logits.nrows() - 1);
-        let top = top_k(last, 5).into_iter().map(|(id, p)| (vocab.char_of(id), p)).collect();
-        Ok(Self { kind: model.config.attention, typed, output, losses, top, lambda })
+        let top = top_k(output.logits.row(output.logits.nrows() - 1), 5).into_iter().map(|(id, p)| (vocab.char_of(id), p)).collect();
+        Self { kind, typed, output, losses, top, lambda }
     }
 
     /// The same text under another λ: the blocks below the first layer whose λ changed
@@ -63,9 +67,7 @@ impl TextRun {
         let Some(from) = self.lambda.first_difference(&lambda, self.layers()) else { return Ok(self.clone()) };
         let opts = ForwardOptions { maps: MapRequest::All, lambda: lambda.clone(), ..Default::default() };
         let Some(output) = model.resume(&self.output, from, &opts) else { return Self::of(model, vocab, self.typed.clone(), lambda) };
-        let losses = next_token_losses(&output.logits, &self.typed.tokens);
-        let top = top_k(output.logits.row(output.logits.nrows() - 1), 5).into_iter().map(|(id, p)| (vocab.char_of(id), p)).collect();
-        Ok(Self { kind: self.kind, typed: self.typed.clone(), output, losses, top, lambda })
+        Ok(Self::from_output(self.kind, vocab, self.typed.clone(), output, lambda))
     }
 
     /// Mean loss over the characters after the first (nats/char); `None` for one character.

@@ -3,7 +3,7 @@
 //! the page must say about it (cut, unknown characters, empty).
 
 use super::CONTEXT;
-use crate::core::char_vocab::CharVocab;
+use crate::core::char_vocab::{CharVocab, UNKNOWN, UNKNOWN_GLYPH};
 use crate::state::text_state::last_chars;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -27,10 +27,15 @@ impl TypedText {
         self.tokens.is_empty()
     }
 
-    /// How a character is drawn on an axis or in the strip: visible whitespace, and the
-    /// unknown symbol for a character the models cannot read.
-    pub fn shown(&self, vocab: &CharVocab, i: usize) -> String {
-        show_char(vocab.char_of(self.tokens[i]))
+    /// Whether the models read character `i` as the unknown symbol.
+    pub fn is_unknown(&self, i: usize) -> bool {
+        self.tokens.get(i) == Some(&UNKNOWN)
+    }
+
+    /// Character `i` as an axis label: visible whitespace, and the unknown symbol for a
+    /// character the models cannot read.
+    pub fn label(&self, i: usize) -> String {
+        if self.is_unknown(i) { UNKNOWN_GLYPH.to_string() } else { self.chars.get(i).map(|&c| show_char(c)).unwrap_or_default() }
     }
 }
 
@@ -46,7 +51,6 @@ pub fn show_char(c: char) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::char_vocab::UNKNOWN;
 
     #[test]
     fn keeps_the_end_and_names_unknown_characters() {
@@ -56,8 +60,9 @@ mod tests {
         assert_eq!((t.tokens.len(), t.cut), (CONTEXT, long.chars().count() - CONTEXT));
         assert_eq!(t.unknown, vec!['é', '😀']);
         assert_eq!(t.tokens[CONTEXT - 1], UNKNOWN);
-        assert_eq!(t.shown(&vocab, CONTEXT - 1), "□");
-        assert_eq!(t.shown(&vocab, CONTEXT - 3), "↵");
+        assert_eq!(t.label(CONTEXT - 1), "□");
+        assert!(t.is_unknown(CONTEXT - 1) && !t.is_unknown(0));
+        assert_eq!(t.label(CONTEXT - 3), "↵");
         assert!(TypedText::of(&vocab, "").is_empty());
     }
 }

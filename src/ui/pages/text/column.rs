@@ -38,7 +38,7 @@ fn pooled(m: &crate::core::linalg::Mat, diverging: bool) -> PooledMap {
 
 fn labels(run: &TextRun) -> Vec<AxisLabel> {
     let last = run.typed.chars.len().saturating_sub(1);
-    (0..run.typed.chars.len()).map(|i| AxisLabel { text: run.typed.chars.get(i).map(|&c| if run.typed.tokens[i] == 0 { "□".into() } else { show_char(c) }).unwrap_or_default(), emphasis: if i == last { Emphasis::Answer } else { Emphasis::Plain } }).collect()
+    (0..run.typed.chars.len()).map(|i| AxisLabel { text: run.typed.label(i), emphasis: if i == last { Emphasis::Answer } else { Emphasis::Plain } }).collect()
 }
 
 /// The caption's sentence: where the last character's row puts its weight.
@@ -64,10 +64,11 @@ fn SurpriseStrip(kind: AttentionKind, run: Signal<Option<Arc<TextRun>>>) -> impl
             (0..r.typed.chars.len())
                 .map(|i| {
                     let c = r.typed.chars[i];
-                    let unknown = r.typed.tokens[i] == 0;
+                    let unknown = r.typed.is_unknown(i);
                     let loss = r.loss_at(i);
                     let title = loss.map(|l| tr!("text-char-loss", ch = show_char(c), loss = format!("{l:.2}"))).unwrap_or_else(|| tr!("text-first-char"));
-                    let text = if unknown { "□".to_string() } else if c == '\n' { "↵".to_string() } else { c.to_string() };
+                    // Spaces stay spaces in running text; the axis labels make them visible.
+                    let text = if unknown || c == '\n' { r.typed.label(i) } else { c.to_string() };
                     view! { <span class="ch" class:unknown=unknown class:newline=c == '\n' style=strip_style(loss) title=title data-loss=loss.map(|l| format!("{l:.4}"))>{text}</span> }
                 })
                 .collect_view()

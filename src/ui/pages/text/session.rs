@@ -120,8 +120,8 @@ impl TextSession {
             lambda_input.track();
             let Some(typed) = self.typed.get() else { return };
             let Some(models) = self.models.try_get_value().flatten() else { return };
-            self.writing.set(false);
             if typed.is_empty() {
+                self.writing.set(false);
                 self.next_generation();
                 self.runs.set(vec![None, None, None]);
                 self.status.set(Status::Ready);
@@ -133,6 +133,8 @@ impl TextSession {
             if stale.is_empty() {
                 return;
             }
+            // A rerun stops "Write on": what it continues is no longer on screen.
+            self.writing.set(false);
             let generation = self.next_generation();
             let started = now_ms();
             self.status.set(Status::Computing);
