@@ -142,6 +142,36 @@ pub enum LambdaTrace {
     PerToken(Mat),
 }
 
+/// The rotated keys and the values of every row a layer has run, `[T, ·]` each: what a
+/// pass over a longer text with the same beginning reuses instead of projecting those
+/// rows again (a key/value cache). Empty before the first row.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KvRows {
+    pub k: Mat,
+    pub v: Mat,
+}
+
+impl KvRows {
+    pub fn rows(&self) -> usize {
+        self.k.nrows()
+    }
+
+    /// Appends the rows that follow.
+    pub fn append(&mut self, k: Mat, v: Mat) {
+        if self.rows() == 0 {
+            (self.k, self.v) = (k, v);
+        } else {
+            self.k = ndarray::concatenate![Axis(0), self.k, k];
+            self.v = ndarray::concatenate![Axis(0), self.v, v];
+        }
+    }
+
+    /// The first `n` rows.
+    pub fn prefix(&self, n: usize) -> Self {
+        Self { k: self.k.slice(s![..n, ..]).to_owned(), v: self.v.slice(s![..n, ..]).to_owned() }
+    }
+}
+
 /// What one attention layer returns: its output and what the page shows of it.
 #[derive(Clone, Debug)]
 pub struct LayerOutput {
@@ -175,6 +205,9 @@ pub(crate) struct HeadInputs<'a> {
     pub v: ArrayView2<'a, f32>,
     /// d^(−1/2), d the q/k head size.
     pub scale: f32,
+    /// The position of the first query: 0 for a whole pass; the rows already run when
+    /// only appended rows are queried (the keys and values then hold every row).
+    pub first_query: usize,
 }
 
 /// Which maps of the head to keep, decided by the caller from its [`MapRequest`].
@@ -224,12 +257,13 @@ struct Branch<'a> {
 }
 
 impl Branch<'_> {
-    fn probs(&self, rows: (usize, usize), kv_len: usize, opts: &AttentionOptions, scale: f32, logits_out: Option<&mut Mat>) -> Mat {
+    /// Rows `rows` of the queries (local), whose first query stands at `q0 + rows.0`.
+    fn probs(&self, rows: (usize, usize), q0: usize, kv_len: usize, opts: &AttentionOptions, scale: f32, logits_out: Option<&mut Mat>) -> Mat {
         let mut scores = block_logits(&self.q, &self.k, rows, kv_len, scale);
         if let (Some(bits), Some(absmax)) = (opts.logit_quant_bits, self.absmax) {
             scores.mapv_inplace(|v| quantize_absmax(v, absmax, bits));
         }
-        apply_mask(scores.view_mut(), rows.0, opts.causal);
+        apply_mask(scores.view_mut(), q0 + rows.0, opts.causal);
         if let Some(out) = logits_out {
             let mut dst = out.slice_mut(s![rows.0..rows.1, ..kv_len]);
             dst.zip_mut_with(&scores, |d, s| *d = if s.is_finite() { *s } else { 0.0 });
@@ -240,9 +274,11 @@ impl Branch<'_> {
 }
 
 /// Runs one head: both softmaxes, the combine, and the product with V, block by block.
+/// The maps are `[queries, keys]`: `T × T` for a whole pass, the appended rows only
+/// when `first_query > 0`.
 pub(crate) fn run_head(inputs: &HeadInputs, opts: &AttentionOptions, keep: &Keep) -> HeadResult {
-    let t = inputs.q1.nrows();
-    let full = || Some(Array2::<f32>::zeros((t, t)));
+    let (t, keys, q0) = (inputs.q1.nrows(), inputs.k1.nrows(), inputs.first_query);
+    let full = || Some(Array2::<f32>::zeros((t, keys)));
     let absmax = |q: &ArrayView2<f32>, k: &ArrayView2<f32>| {
         opts.logit_quant_bits.map(|_| logit_absmax(q, k, inputs.scale, opts.causal))
     };
@@ -261,17 +297,17 @@ pub(crate) fn run_head(inputs: &HeadInputs, opts: &AttentionOptions, keep: &Keep
 
     for start in (0..t).step_by(ROW_BLOCK) {
         let end = (start + ROW_BLOCK).min(t);
-        // Causal rows in this block see no key beyond `end - 1`: skip those columns.
-        let kv_len = if opts.causal { end } else { t };
+        // Causal rows in this block see no key beyond their last query: skip those columns.
+        let kv_len = if opts.causal { q0 + end } else { keys };
         let rows = (start, end);
-        let p1 = branch1.probs(rows, kv_len, opts, inputs.scale, result.logits1.as_mut());
+        let p1 = branch1.probs(rows, q0, kv_len, opts, inputs.scale, result.logits1.as_mut());
         if let Some(a1) = result.a1.as_mut() {
             a1.slice_mut(s![start..end, ..kv_len]).assign(&p1);
         }
         let combined = match &branch2 {
             None => p1,
             Some((branch, lambda)) => {
-                let p2 = branch.probs(rows, kv_len, opts, inputs.scale, result.logits2.as_mut());
+                let p2 = branch.probs(rows, q0, kv_len, opts, inputs.scale, result.logits2.as_mut());
                 if let Some(a2) = result.a2.as_mut() {
                     a2.slice_mut(s![start..end, ..kv_len]).assign(&p2);
                 }
@@ -324,10 +360,19 @@ impl AttentionLayer {
     /// `x` is the layer input `[T, E]` (already normalised by the block); `layer` is its
     /// index, used to match the [`MapRequest`].
     pub fn forward(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize) -> LayerOutput {
+        self.forward_after(x, opts, layer, &mut KvRows::default())
+    }
+
+    /// `x` holds the rows that follow the `kv.rows()` rows already run (all of them when
+    /// `kv` is empty); their keys and values are appended to `kv`, and the output, maps
+    /// and λ are those of the rows of `x` (maps `[rows of x, all rows]`). Causal passes
+    /// without quantised logits only, when `kv` is not empty: the rows before would
+    /// otherwise depend on the rows after.
+    pub fn forward_after(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize, kv: &mut KvRows) -> LayerOutput {
         match self {
-            AttentionLayer::Baseline(a) => a.forward(x, opts, layer),
-            AttentionLayer::V1(a) => a.forward(x, opts, layer),
-            AttentionLayer::V2(a) => a.forward(x, opts, layer),
+            AttentionLayer::Baseline(a) => a.forward_after(x, opts, layer, kv),
+            AttentionLayer::V1(a) => a.forward_after(x, opts, layer, opts.lambda.apply(layer, a.lambda_full()), kv),
+            AttentionLayer::V2(a) => a.forward_after(x, opts, layer, a.lambdas(x).mapv(|l| opts.lambda.apply(layer, l)), kv),
         }
     }
 
@@ -382,10 +427,11 @@ pub(crate) fn head_maps(layer: usize, head: usize, r: &mut HeadResult) -> Option
     Some(HeadMaps { layer, head, a1, a2: r.a2.take(), diff: r.diff.take(), logits1: r.logits1.take(), logits2: r.logits2.take() })
 }
 
-/// Applies RoPE (when enabled) to a `[T, n·d]` projection.
-pub(crate) fn rotate(mut x: Mat, head_dim: usize, opts: &AttentionOptions) -> Mat {
+/// Applies RoPE (when enabled) to a `[T, n·d]` projection whose first row stands at
+/// position `first`.
+pub(crate) fn rotate(mut x: Mat, head_dim: usize, opts: &AttentionOptions, first: usize) -> Mat {
     if let Some(rope) = opts.rope {
-        rope.apply(x.view_mut(), head_dim);
+        rope.apply_from(x.view_mut(), head_dim, first);
     }
     x
 }

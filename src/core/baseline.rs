@@ -2,7 +2,7 @@
 //! paper compares against. For parameter parity with a V1 layer of H differential heads
 //! it has 2H heads of size d.
 
-use super::attention::{head_maps, rotate, run_head, AttentionOptions, HeadInputs, Keep, LambdaTrace, LayerOutput};
+use super::attention::{head_maps, rotate, run_head, AttentionOptions, HeadInputs, Keep, KvRows, LambdaTrace, LayerOutput};
 use super::config::AttnShape;
 use super::head_layout::HeadLayout;
 use super::init::linear_weight;
@@ -57,15 +57,21 @@ impl BaselineAttention {
     }
 
     pub fn forward(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize) -> LayerOutput {
-        let d = self.head_dim;
-        let q = rotate(linear(x, &self.wq.view()), d, opts);
-        let k = rotate(linear(x, &self.wk.view()), d, opts);
-        let v = linear(x, &self.wv.view());
+        self.forward_after(x, opts, layer, &mut KvRows::default())
+    }
+
+    /// The rows `x` that follow those whose keys and values `kv` holds (see
+    /// [`AttentionLayer::forward_after`](super::attention::AttentionLayer::forward_after)).
+    pub fn forward_after(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize, kv: &mut KvRows) -> LayerOutput {
+        let (d, first) = (self.head_dim, kv.rows());
+        let q = rotate(linear(x, &self.wq.view()), d, opts, first);
+        kv.append(rotate(linear(x, &self.wk.view()), d, opts, first), linear(x, &self.wv.view()));
+        let (k, v) = (&kv.k, &kv.v);
         let layout = self.head_layout();
         let mut heads: Mat = Array2::zeros((x.nrows(), layout.out_width()));
         let mut maps = Vec::new();
         for (h, at) in layout.heads.iter().enumerate() {
-            let inputs = HeadInputs { q1: columns(&q, at.q1, d), k1: columns(&k, at.k1, d), branch2: None, v: columns(&v, at.v, d), scale: layout.scale };
+            let inputs = HeadInputs { q1: columns(&q, at.q1, d), k1: columns(k, at.k1, d), branch2: None, v: columns(v, at.v, d), scale: layout.scale, first_query: first };
             let wants = opts.maps.wants(layer, h);
             let mut r = run_head(&inputs, opts, &Keep { maps: wants, logits: wants && opts.keep_logits });
             heads.slice_mut(s![.., at.out..at.out + d]).assign(&r.out);

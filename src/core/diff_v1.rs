@@ -8,7 +8,7 @@
 //! λ        = exp(λ_q1·λ_k1) − exp(λ_q2·λ_k2) + λ_init        (one scalar per layer)
 //! ```
 
-use super::attention::{head_maps, rotate, run_head, AttentionOptions, HeadInputs, Keep, LambdaTrace, LayerOutput, RowLambda};
+use super::attention::{head_maps, rotate, run_head, AttentionOptions, HeadInputs, Keep, KvRows, LambdaTrace, LayerOutput, RowLambda};
 use super::config::{AttnShape, KvPairing};
 use super::head_layout::HeadLayout;
 use super::init::{linear_weight, normal_vector};
@@ -111,10 +111,16 @@ impl DiffAttnV1 {
 
     /// The forward pass with λ given: the page's λ slider overrides the learned value.
     pub fn forward_with_lambda(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize, lambda: f32) -> LayerOutput {
-        let d = self.head_dim;
-        let q = rotate(linear(x, &self.wq.view()), d, opts);
-        let k = rotate(linear(x, &self.wk.view()), d, opts);
-        let v = linear(x, &self.wv.view());
+        self.forward_after(x, opts, layer, lambda, &mut KvRows::default())
+    }
+
+    /// The rows `x` that follow those whose keys and values `kv` holds (see
+    /// [`AttentionLayer::forward_after`](super::attention::AttentionLayer::forward_after)).
+    pub fn forward_after(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize, lambda: f32, kv: &mut KvRows) -> LayerOutput {
+        let (d, first) = (self.head_dim, kv.rows());
+        let q = rotate(linear(x, &self.wq.view()), d, opts, first);
+        kv.append(rotate(linear(x, &self.wk.view()), d, opts, first), linear(x, &self.wv.view()));
+        let (k, v) = (&kv.k, &kv.v);
         let layout = self.head_layout();
         let mut heads: Mat = Array2::zeros((x.nrows(), layout.out_width()));
         let mut maps = Vec::new();
@@ -122,10 +128,11 @@ impl DiffAttnV1 {
             let (q2, k2) = at.branch2.expect("DIFF V1 heads have two branches");
             let inputs = HeadInputs {
                 q1: columns(&q, at.q1, d),
-                k1: columns(&k, at.k1, d),
-                branch2: Some((columns(&q, q2, d), columns(&k, k2, d), RowLambda::Scalar(lambda))),
-                v: columns(&v, at.v, layout.dv),
+                k1: columns(k, at.k1, d),
+                branch2: Some((columns(&q, q2, d), columns(k, k2, d), RowLambda::Scalar(lambda))),
+                v: columns(v, at.v, layout.dv),
                 scale: layout.scale,
+                first_query: first,
             };
             let wants = opts.maps.wants(layer, h);
             let mut r = run_head(&inputs, opts, &Keep { maps: wants, logits: wants && opts.keep_logits });

@@ -8,7 +8,7 @@
 //! ```
 //! Query heads 2h and 2h+1 must share a KV group, so H must be a multiple of H_kv.
 
-use super::attention::{head_maps, rotate, run_head, AttentionOptions, HeadInputs, Keep, LambdaTrace, LayerOutput, RowLambda};
+use super::attention::{head_maps, rotate, run_head, AttentionOptions, HeadInputs, Keep, KvRows, LambdaTrace, LayerOutput, RowLambda};
 use super::config::AttnShape;
 use super::head_layout::{v2_kv_group, HeadLayout};
 use super::init::linear_weight;
@@ -87,10 +87,17 @@ impl DiffAttnV2 {
 
     /// The forward pass with λ `[T, H]` given (the page may override the learned one).
     pub fn forward_with_lambdas(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize, lambdas: Mat) -> LayerOutput {
-        let d = self.head_dim;
-        let q = rotate(linear(x, &self.wq.view()), d, opts);
-        let k = rotate(linear(x, &self.wk.view()), d, opts);
-        let v = linear(x, &self.wv.view());
+        self.forward_after(x, opts, layer, lambdas, &mut KvRows::default())
+    }
+
+    /// The rows `x` that follow those whose keys and values `kv` holds (see
+    /// [`AttentionLayer::forward_after`](super::attention::AttentionLayer::forward_after));
+    /// `lambdas` are the rows of `x`'s.
+    pub fn forward_after(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize, lambdas: Mat, kv: &mut KvRows) -> LayerOutput {
+        let (d, first) = (self.head_dim, kv.rows());
+        let q = rotate(linear(x, &self.wq.view()), d, opts, first);
+        kv.append(rotate(linear(x, &self.wk.view()), d, opts, first), linear(x, &self.wv.view()));
+        let (k, v) = (&kv.k, &kv.v);
         let layout = self.head_layout();
         let mut heads: Mat = Array2::zeros((x.nrows(), layout.out_width()));
         let mut maps = Vec::new();
@@ -99,10 +106,11 @@ impl DiffAttnV2 {
             let lambda_h: Vec<f32> = lambdas.column(h).to_vec();
             let inputs = HeadInputs {
                 q1: columns(&q, at.q1, d),
-                k1: columns(&k, at.k1, d),
-                branch2: Some((columns(&q, q2, d), columns(&k, k2, d), RowLambda::PerRow(&lambda_h))),
-                v: columns(&v, at.v, d),
+                k1: columns(k, at.k1, d),
+                branch2: Some((columns(&q, q2, d), columns(k, k2, d), RowLambda::PerRow(&lambda_h))),
+                v: columns(v, at.v, d),
                 scale: layout.scale,
+                first_query: first,
             };
             let wants = opts.maps.wants(layer, h);
             let mut r = run_head(&inputs, opts, &Keep { maps: wants, logits: wants && opts.keep_logits });

@@ -18,6 +18,7 @@ pub mod lab;
 pub mod lambda;
 pub mod linalg;
 pub mod model;
+pub mod pass_cache;
 pub mod retrieval;
 pub mod rms_norm;
 pub mod rope;

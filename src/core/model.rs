@@ -20,7 +20,8 @@
 //! | `lm_head.weight` | `[vocab, E]` (absent when `tie_embeddings`) |
 
 use super::analysis::{outlier_stats, OutlierStats};
-use super::attention::{AttentionLayer, AttentionOptions, HeadMaps, LambdaOverride, LambdaTrace, MapRequest, V1Choices};
+use super::attention::{AttentionLayer, AttentionOptions, HeadMaps, KvRows, LambdaOverride, LambdaTrace, MapRequest, V1Choices};
+use super::pass_cache::PassCache;
 use super::baseline::BaselineAttention;
 use super::config::{AttentionKind, ModelConfig};
 use super::diff_v1::DiffAttnV1;
@@ -86,6 +87,9 @@ pub struct ModelOutput {
     /// The residual stream entering each block (`[T, E]`), where the pass kept it (the
     /// CPU core does, the GPU path does not): [`Model::resume`] starts from it.
     pub residuals: Vec<Mat>,
+    /// Each block's keys and values and the stream after the last block, where the pass
+    /// kept them (the CPU core): [`Model::extend`] runs only a longer text's new rows.
+    pub cache: PassCache,
 }
 
 /// Mean, RMS and outlier statistics of a hidden state (`[T, E]`).
@@ -191,7 +195,7 @@ impl Model {
 
     /// The forward pass from embeddings `[T, E]`.
     pub fn forward_embedded(&self, h: Mat, opts: &ForwardOptions) -> ModelOutput {
-        self.forward_blocks(h, 0, Vec::with_capacity(self.blocks.len()), Vec::with_capacity(self.blocks.len()), opts)
+        self.forward_blocks(h, 0, Vec::with_capacity(self.blocks.len()), Vec::with_capacity(self.blocks.len()), Vec::with_capacity(self.blocks.len()), opts)
     }
 
     /// `earlier`'s pass again from block `from` on, with `opts`; the blocks before it are
@@ -202,26 +206,44 @@ impl Model {
     pub fn resume(&self, earlier: &ModelOutput, from: usize, opts: &ForwardOptions) -> Option<ModelOutput> {
         let h = earlier.residuals.get(from)?.clone();
         let layers = earlier.layers.get(..from)?.to_vec();
-        Some(self.forward_blocks(h, from, layers, earlier.residuals[..from].to_vec(), opts))
+        let kv = earlier.cache.kv.get(..from).map(<[KvRows]>::to_vec).unwrap_or_default();
+        Some(self.forward_blocks(h, from, layers, earlier.residuals[..from].to_vec(), kv, opts))
     }
 
-    /// Blocks `from..` on the residual stream `h`, after the `layers` and `residuals`
-    /// of the blocks before.
-    fn forward_blocks(&self, mut h: Mat, from: usize, mut layers: Vec<LayerTrace>, mut residuals: Vec<Mat>, opts: &ForwardOptions) -> ModelOutput {
+    /// Blocks `from..` on the residual stream `h`, after the `layers`, `residuals` and
+    /// keys and values of the blocks before.
+    fn forward_blocks(&self, mut h: Mat, from: usize, mut layers: Vec<LayerTrace>, mut residuals: Vec<Mat>, mut kv: Vec<KvRows>, opts: &ForwardOptions) -> ModelOutput {
         let attn_opts = self.attention_options(opts);
         for (i, block) in self.blocks.iter().enumerate().skip(from) {
             residuals.push(h.clone());
-            let mut a_in = h.clone();
-            block.attn_norm.apply(a_in.view_mut());
-            let attn = block.attn.forward(&a_in.view(), &attn_opts, i);
-            h += &attn.out;
-            let mut f_in = h.clone();
-            block.ffn_norm.apply(f_in.view_mut());
-            h += &block.ffn.forward(&f_in.view());
-            layers.push(LayerTrace { lambda: attn.lambda, maps: attn.maps, hidden: hidden_stats(&h) });
+            let mut rows = KvRows::default();
+            h = self.block_after(block, i, h, &attn_opts, &mut rows, |attn, after| layers.push(LayerTrace { lambda: attn.lambda, maps: attn.maps, hidden: hidden_stats(after) }));
+            kv.push(rows);
         }
+        // A resumed pass without the blocks below's keys and values keeps none.
+        let cache = if kv.len() == self.blocks.len() { PassCache { kv, last: h.clone() } } else { PassCache::default() };
+        ModelOutput { logits: self.head(h), layers, residuals, cache }
+    }
+
+    /// One block on the rows `h` that follow those in `kv` (all rows when `kv` is
+    /// empty): returns the stream after it, and hands `trace` the attention's output and
+    /// that stream.
+    pub(crate) fn block_after(&self, block: &Block, depth: usize, mut h: Mat, attn_opts: &AttentionOptions, kv: &mut KvRows, trace: impl FnOnce(super::attention::LayerOutput, &Mat)) -> Mat {
+        let mut a_in = h.clone();
+        block.attn_norm.apply(a_in.view_mut());
+        let attn = block.attn.forward_after(&a_in.view(), attn_opts, depth, kv);
+        h += &attn.out;
+        let mut f_in = h.clone();
+        block.ffn_norm.apply(f_in.view_mut());
+        h += &block.ffn.forward(&f_in.view());
+        trace(attn, &h);
+        h
+    }
+
+    /// The final norm and the LM head: logits `[T, vocab]` from the stream after the last block.
+    pub(crate) fn head(&self, mut h: Mat) -> Mat {
         self.norm.apply(h.view_mut());
-        ModelOutput { logits: linear(&h.view(), &self.lm_head.view()), layers, residuals }
+        linear(&h.view(), &self.lm_head.view())
     }
 
     /// Writes the model in the documented naming (what the trainer ships).

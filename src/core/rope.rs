@@ -23,12 +23,19 @@ pub fn inv_freq(theta: f32, head_dim: usize) -> Vec<f32> {
 
 impl Rope {
     /// Rotates every `head_dim`-wide head of `x` (`[T, n·head_dim]`) in place.
-    pub fn apply(&self, mut x: ArrayViewMut2<f32>, head_dim: usize) {
+    pub fn apply(&self, x: ArrayViewMut2<f32>, head_dim: usize) {
+        self.apply_from(x, head_dim, 0);
+    }
+
+    /// The same for rows that stand at positions `first, first + 1, …` (rows appended
+    /// to a text that already has `first`).
+    pub fn apply_from(&self, mut x: ArrayViewMut2<f32>, head_dim: usize, first: usize) {
         assert!(head_dim % 2 == 0, "RoPE needs an even head size, got {head_dim}");
         let inv_freq = inv_freq(self.theta, head_dim);
         // A position's angles are the same for every head: computed once per row.
         let mut angles = vec![(0.0f32, 0.0f32); inv_freq.len()];
-        for (pos, mut row) in x.rows_mut().into_iter().enumerate() {
+        for (row_index, mut row) in x.rows_mut().into_iter().enumerate() {
+            let pos = first + row_index;
             let row = row.as_slice_mut().expect("activations are row-major");
             angles.iter_mut().zip(&inv_freq).for_each(|(a, f)| *a = (pos as f32 * f).sin_cos());
             for head in row.chunks_exact_mut(head_dim) {

@@ -151,7 +151,7 @@ pub fn decode(numbers: &str, shapes: &str, arrays: Vec<Vec<f32>>) -> Result<Mode
     if r.arrays.next().is_some() || r.numbers.next().is_some() || r.shapes.next().is_some() {
         return Err("a forward pass's answer carries more than its output".into());
     }
-    Ok(ModelOutput { logits, layers, residuals })
+    Ok(ModelOutput { logits, layers, residuals, cache: Default::default() })
 }
 
 #[cfg(test)]

@@ -251,7 +251,7 @@ impl GpuModel {
         };
         let read = ReadBack { t, wanted: &wanted, maps: &kept_v, logits: (!logits_kept.is_empty()).then_some(&logits_kept[..]), lambdas: &lam_v, hidden: &hidden_v };
         let layers = self.traces(&read, opts);
-        Ok(ModelOutput { logits: mat(&logits_v, t, v), layers, residuals: vec![] })
+        Ok(ModelOutput { logits: mat(&logits_v, t, v), layers, residuals: vec![], cache: Default::default() })
     }
 
     /// The token ids' embedding rows, one after another; an id past the vocabulary is an

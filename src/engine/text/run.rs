@@ -54,6 +54,30 @@ impl TextRun {
         Ok(Self::from_output(model.config.attention, vocab, typed, output, lambda))
     }
 
+    /// The run on `typed` (not empty) with the same λ, from this earlier run: where the
+    /// two texts begin alike (a keystroke at the end, a deletion, an edit), only the
+    /// characters after their common beginning run ([`Model::extend`]); equal to a whole
+    /// run up to rounding. A text whose window slid past the context differs from its
+    /// first character on and runs whole.
+    pub fn retyped(&self, model: &Model, vocab: &CharVocab, typed: TypedText) -> Result<Self, String> {
+        if typed.is_empty() {
+            return Err(crate::tr!("text-empty"));
+        }
+        let same = self.typed.tokens.iter().zip(&typed.tokens).take_while(|(a, b)| a == b).count();
+        let kept = same.min(typed.tokens.len());
+        let Some(earlier) = self.output.prefix(kept) else { return Self::of(model, vocab, typed, self.lambda.clone()) };
+        let output = if kept == typed.tokens.len() {
+            earlier
+        } else {
+            let opts = ForwardOptions { maps: MapRequest::All, lambda: self.lambda.clone(), ..Default::default() };
+            match model.extend(&earlier, &typed.tokens, &opts).map_err(|e| super::super::model::weights_message(&e))? {
+                Some(output) => output,
+                None => return Self::of(model, vocab, typed, self.lambda.clone()),
+            }
+        };
+        Ok(Self::from_output(self.kind, vocab, typed, output, self.lambda.clone()))
+    }
+
     /// What the column reads off a pass: each character's loss and the next one's top five.
     fn from_output(kind: AttentionKind, vocab: &CharVocab, typed: TypedText, output: ModelOutput, lambda: LambdaOverride) -> Self {
         let losses = next_token_losses(&output.logits, &typed.tokens);
@@ -155,5 +179,32 @@ mod tests {
         assert_eq!(resumed.losses, moved.losses, "a λ step from the earlier run equals a whole run");
         assert_eq!(resumed.top, moved.top);
         assert!(TextRun::of(&m, &vocab, TypedText::of(&vocab, ""), LambdaOverride::Learnt).is_err());
+    }
+
+    /// A keystroke, a deletion, an edit in the middle and a window that slid each give
+    /// the whole run's losses, top five and maps (1e-5: the same sums over fewer rows).
+    #[test]
+    fn a_retyped_run_equals_a_whole_run() {
+        let vocab = CharVocab::of_text("abcdefghij ");
+        let base = "a bad cab faced a big jab";
+        let long = "j".repeat(super::super::CONTEXT) + base;
+        for kind in AttentionKind::ALL {
+            let m = model(kind, vocab.size());
+            let lambda = if kind == AttentionKind::DiffV1 { v1_override(2, 1, Some(0.3)) } else { LambdaOverride::Learnt };
+            let earlier = TextRun::of(&m, &vocab, TypedText::of(&vocab, base), lambda.clone()).unwrap();
+            for text in [format!("{base}e"), base[..10].to_string(), base.replace("faced", "faded"), format!("{base}{}", "b".repeat(200)), long.clone(), "c".into()] {
+                let typed = TypedText::of(&vocab, &text);
+                let retyped = earlier.retyped(&m, &vocab, typed.clone()).unwrap();
+                let whole = TextRun::of(&m, &vocab, typed, lambda.clone()).unwrap();
+                let err = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max);
+                assert_eq!(retyped.losses.len(), whole.losses.len());
+                assert!(err(&retyped.losses, &whole.losses) < 1e-5, "{kind:?} on {text:?}");
+                assert_eq!(retyped.top.iter().map(|t| t.0).collect::<String>(), whole.top.iter().map(|t| t.0).collect::<String>());
+                let (a, b) = (retyped.maps(1, 0).unwrap().combined(), whole.maps(1, 0).unwrap().combined());
+                assert_eq!(a.dim(), b.dim());
+                assert!(err(a.as_slice().unwrap(), b.as_slice().unwrap()) < 1e-5, "{kind:?} on {text:?}: maps");
+                assert_eq!(retyped.lambda, lambda);
+            }
+        }
     }
 }

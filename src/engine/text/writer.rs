@@ -1,18 +1,27 @@
 //! "Write on": each model continues the typed text one character at a time. The three
 //! models draw from the same seeded random numbers, so where their continuations differ
 //! it is the models that differ, not the dice; temperature 0 is greedy.
+//!
+//! Each character runs only its own row against the keys and values kept from the rows
+//! before ([`Model::extend`]). When the window is full (the models' context), the model
+//! goes on from its last [`REFILL`] characters, run whole once, and appends again: a
+//! window of 96 to 128 characters, rather than a whole 128-character pass per character.
 
 use super::typed::TypedText;
+use super::CONTEXT;
 use crate::core::attention::LambdaOverride;
 use crate::core::char_lm::probabilities;
 use crate::core::char_vocab::{CharVocab, UNKNOWN};
 use crate::core::init::seeded;
-use crate::core::model::{ForwardOptions, Model};
+use crate::core::model::{ForwardOptions, Model, ModelOutput};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 /// The most characters one "Write on" adds per model before it stops by itself.
 pub const MAX_WRITTEN: usize = 400;
+
+/// The characters a model keeps when its window is full (three quarters of it).
+pub const REFILL: usize = CONTEXT * 3 / 4;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sampling {
@@ -51,11 +60,13 @@ pub struct Writer {
     pub written: Vec<String>,
     rngs: Vec<ChaCha8Rng>,
     pub sampling: Sampling,
+    /// Each model's window and its pass, to append the next character to.
+    windows: Vec<Option<(Vec<u32>, ModelOutput)>>,
 }
 
 impl Writer {
     pub fn new(base: &str, models: usize, sampling: Sampling) -> Self {
-        Self { base: base.to_string(), written: vec![String::new(); models], rngs: vec![seeded(sampling.seed); models], sampling }
+        Self { base: base.to_string(), written: vec![String::new(); models], rngs: vec![seeded(sampling.seed); models], sampling, windows: vec![None; models] }
     }
 
     /// Whether model `i` has written all it may.
@@ -63,18 +74,34 @@ impl Writer {
         self.written[i].chars().count() >= MAX_WRITTEN
     }
 
-    /// Model `i` (`model`) writes one more character, reading the last characters of the
-    /// text so far; returns it.
+    /// Model `i` (`model`) writes one more character after what it has read; returns it.
     pub fn step(&mut self, i: usize, model: &Model, vocab: &CharVocab, lambda: &LambdaOverride) -> Result<char, String> {
-        let text = format!("{}{}", self.base, self.written[i]);
-        let typed = TypedText::of(vocab, &text);
-        let tokens = if typed.is_empty() { vec![vocab.id('\n')] } else { typed.tokens };
         let opts = ForwardOptions { lambda: lambda.clone(), ..Default::default() };
-        let out = model.forward(&tokens, &opts).map_err(|e| super::super::model::weights_message(&e))?;
+        let message = |e: crate::core::weights::WeightsError| super::super::model::weights_message(&e);
+        let (tokens, out) = match self.windows[i].take() {
+            Some((tokens, earlier)) if tokens.len() <= CONTEXT => match model.extend(&earlier, &tokens, &opts).map_err(message)? {
+                Some(out) => (tokens, out),
+                None => Self::whole(model, tokens, &opts)?,
+            },
+            Some((tokens, _)) => Self::whole(model, tokens[tokens.len() - REFILL..].to_vec(), &opts)?,
+            None => {
+                let typed = TypedText::of(vocab, &self.base);
+                Self::whole(model, if typed.is_empty() { vec![vocab.id('\n')] } else { typed.tokens }, &opts)?
+            }
+        };
         let id = sample(out.logits.row(out.logits.nrows() - 1), &self.sampling, &mut self.rngs[i]);
         let c = vocab.char_of(id);
         self.written[i].push(c);
+        let mut next = tokens;
+        next.push(id);
+        // The pass stays over the tokens before `id`: the next step appends `id`'s row.
+        self.windows[i] = Some((next, out));
         Ok(c)
+    }
+
+    fn whole(model: &Model, tokens: Vec<u32>, opts: &ForwardOptions) -> Result<(Vec<u32>, ModelOutput), String> {
+        let out = model.forward(&tokens, opts).map_err(|e| super::super::model::weights_message(&e))?;
+        Ok((tokens, out))
     }
 }
 
@@ -107,5 +134,31 @@ mod tests {
         };
         assert_eq!(write(), write());
         assert!(!write().contains('□'));
+    }
+
+    /// The kept keys and values write what whole passes over the same windows write:
+    /// 300 characters cross the context twice, so the window refills from its last
+    /// [`REFILL`] characters on the way.
+    #[test]
+    fn appending_writes_what_whole_passes_write() {
+        let vocab = CharVocab::of_text("abc ");
+        let cfg = crate::core::config::ModelConfig::from_json(r#"{"attention":"diff_v2","vocab_size":5,"dim":16,"n_layers":2,"n_heads":2,"ffn_hidden":8}"#).unwrap();
+        let m = Model::random(cfg, 4).unwrap();
+        let drawn = Sampling { temperature: 1.0, top_k: 5, seed: 9 };
+        let mut w = Writer::new("ab c", 1, drawn);
+        let written: String = (0..300).map(|_| w.step(0, &m, &vocab, &LambdaOverride::Learnt).unwrap()).collect();
+        let mut tokens = vocab.encode("ab c");
+        let (mut want, mut rng) = (String::new(), seeded(9));
+        for _ in 0..300 {
+            if tokens.len() > CONTEXT {
+                tokens = tokens[tokens.len() - REFILL..].to_vec();
+            }
+            let out = m.forward(&tokens, &ForwardOptions::default()).unwrap();
+            let id = sample(out.logits.row(tokens.len() - 1), &drawn, &mut rng);
+            want.push(vocab.char_of(id));
+            tokens.push(id);
+        }
+        assert_eq!(written, want);
+        assert!(written.chars().collect::<std::collections::HashSet<_>>().len() > 1, "the text is not one repeated character");
     }
 }

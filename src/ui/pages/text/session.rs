@@ -143,11 +143,14 @@ impl TextSession {
                     if !self.current(generation) {
                         return;
                     }
-                    // Only the λ moved: resume from the earlier run, above the layers it left alone.
-                    let earlier = self.runs.with_untracked(|r| r[i].clone()).filter(|_| self.keys.with_value(|k| k[i].as_ref().is_some_and(|k| k.tokens == wanted[i].tokens && k.checkpoint == wanted[i].checkpoint)));
+                    let earlier = self.runs.with_untracked(|r| r[i].clone()).zip(self.keys.with_value(|k| k[i].clone()));
+                    let (model, vocab, want) = (&models.models[i], &models.vocab, &wanted[i]);
                     let made = match earlier {
-                        Some(run) => run.with_lambda(&models.models[i], &models.vocab, wanted[i].lambda.clone()),
-                        None => TextRun::of(&models.models[i], &models.vocab, typed.clone(), wanted[i].lambda.clone()),
+                        // Only the λ moved: resume from the earlier run, above the layers it left alone.
+                        Some((run, key)) if key.checkpoint == want.checkpoint && key.tokens == want.tokens => run.with_lambda(model, vocab, want.lambda.clone()),
+                        // Only the text changed: run the characters after the common beginning.
+                        Some((run, key)) if key.checkpoint == want.checkpoint && key.lambda == want.lambda => run.retyped(model, vocab, typed.clone()),
+                        _ => TextRun::of(model, vocab, typed.clone(), want.lambda.clone()),
                     };
                     match made {
                         Ok(run) => {
