@@ -12,4 +12,4 @@ cargo build --release --locked -p difflens-trainer
 for kind in baseline diff_v1 diff_v2; do
   ./target/release/difflens-trainer train --kind "$kind" --warmup "$WARMUP" --steps "$STEPS" --seed 1 --out www/models
 done
-./target/release/difflens-trainer eval --models www/models --readme README.md
+./target/release/difflens-trainer eval --models www/models --readme docs/models.md

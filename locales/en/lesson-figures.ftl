@@ -59,6 +59,8 @@ lesson-best-head = Last layer, head { $head }: the “→” row puts { $answer 
 lesson-prompt = The prompt: { $prompt }
 lesson-model-answers = { $model } { $what }.
 lesson-models-facts = On this prompt { $right } of the three models answer right. { $each }
+lesson-text-head = Layer { $layer } (the last), head 1, over the characters; the last row is outlined.
+lesson-text-facts = On this line the last character's row, averaged over the last layer's heads, leaves { $base } of its weight on characters more than { $near } back in the baseline, { $v1 } in DIFF V1 and { $v2 } in DIFF V2. The three models are surprised by { $base_loss }, { $v1_loss } and { $v2_loss } nats per character on the line.
 # Between two sentences.
 sentence-gap = {" "}
 right-percent = right ({ $percent })

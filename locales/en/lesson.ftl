@@ -36,6 +36,9 @@ step-models-p2 = The same prompt runs through all three, here in your browser. E
 step-paper-title = What the paper measured, and what our toy shows
 step-paper-p1 = The paper trained models of three billion parameters on real text. On needle retrieval, the DIFF Transformer put far more attention on the answer and far less on the context than the baseline; its largest attention logits were much smaller, so they survive being stored in few bits.
 step-paper-p2 = Our models are tiny and trained for minutes on a toy task, so do not expect the same numbers. The table puts both side by side, ours computed on the prompt of the previous step. Where our models disagree with the paper, we show it as it is.
+step-real-text-title = Your own text: three language models side by side
+step-real-text-p1 = Every model so far read a made-up vocabulary. These three read characters: a baseline Transformer, DIFF V1 and DIFF V2, trained the same way on Shakespeare's plays and run here on a line from Macbeth, a play they never saw in training.
+step-real-text-p2 = On real text most of a character's weight stays on the few characters just before it, and the rest spreads thin over everything further back: the noise floor of the first step, now on words. At this size DIFF does not lower the loss on the plays held out from training: V1 is slightly worse than the baseline and V2 cannot be told apart from it (the text page shows the numbers with their intervals). Open the text page and type a sentence of your own.
 
 # The lesson page around the steps.
 lesson-steps = Steps of the lesson
@@ -46,6 +49,7 @@ lesson-keys = Keys: ← and → (or Page Up and Page Down) move between steps.
 lesson-open-lab = Open this in the lab
 lesson-open-arch = Open the architecture calculator
 lesson-open-explorer = Open the model explorer
+lesson-open-text = Open the text page
 lesson-glossary = Glossary
 lesson-glossary-link = (glossary)
 lesson-sources = Sources

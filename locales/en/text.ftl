@@ -1,9 +1,9 @@
 # The text page: three character-level models on Shakespeare, on what a student types.
 page-text = Your own text
-text-intro = Type anything. Three small character-level models, a baseline Transformer, DIFF V1 and DIFF V2, trained the same way on Shakespeare's plays, read the last { $context } characters side by side. Each column shows how surprised its model is by every character, what it expects next, and where one head of one layer looks.
-text-box-label = Text the models read (the last 128 characters)
+text-intro = Type anything. Three small character-level models, a baseline Transformer, DIFF V1 and DIFF V2, trained the same way on Shakespeare's plays, read up to the last { $context } characters side by side. Each column shows how surprised its model is by every character, what it expects next, and where one head of one layer looks.
+text-box-label = Text the models read (up to the last 128 characters)
 text-type-something = Type some text: the models need at least one character.
-text-cut = Only the last { $context } characters are read; { $cut } before them are left out.
+text-cut = Only the last { $context } characters are read; { $cut } before them are left out. Past { $max } characters the window moves on { $step } at a time, so most keystrokes rerun only the new character.
 text-unknown = These characters were never in the training plays and are read as one unknown symbol (□): { $chars }
 text-models-loading = the three text models
 text-computed = The three columns show the text as typed.
@@ -47,3 +47,5 @@ ckpt-5-percent = 5% of training
 ckpt-20-percent = 20% of training
 ckpt-half-way = half-way
 text-map-queries-marked = query i ↓ (0 … { $last }); the outlined row { $row } is the last character, whose row predicts the next one
+text-grid-explain = Every head of every layer (each thumbnail on its own scale); the number is the weight the last character's row puts on the last { $near } characters. Click one to show it above.
+text-thumb = Layer { $layer }, head { $head }: { $weight } of the last row's weight on the last { $near } characters

@@ -58,6 +58,8 @@ lesson-best-head = 最后一层，第 { $head } 个头：“→”这一行在�
 lesson-prompt = 提示词：{ $prompt }
 lesson-model-answers = { $model }{ $what }。
 lesson-models-facts = 在这个提示词上，三个模型中有 { $right } 个答对了。{ $each }
+lesson-text-head = 第 { $layer } 层（最后一层）第 1 个头，横纵轴都是字符；最后一行加了边框。
+lesson-text-facts = 在这句台词上，最后一个字符那一行（对最后一层的所有头取平均）留在 { $near } 个字符以外更远字符上的权重：基线为 { $base }，DIFF V1 为 { $v1 }，DIFF V2 为 { $v2 }。三个模型在这句台词上每个字符的平均意外程度分别为 { $base_loss }、{ $v1_loss } 和 { $v2_loss } 奈特。
 # 两个句子之间。
 sentence-gap = {""}
 right-percent = 正确（{ $percent }）

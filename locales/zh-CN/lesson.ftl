@@ -36,6 +36,9 @@ step-models-p2 = 同一个提示词依次通过三个模型，就在你的浏览
 step-paper-title = 论文测到了什么，我们的玩具模型又显示了什么
 step-paper-p1 = 论文在真实文本上训练了三十亿参数的模型。在“大海捞针”式的检索中，DIFF Transformer 放在答案上的注意力远多于基线，放在上下文上的远少于基线；它最大的注意力 logit 也小得多，所以用很少的比特存储也不怕。
 step-paper-p2 = 我们的模型很小，只在一个玩具任务上训练了几分钟，别指望得到相同的数字。表格把两者并排列出，我们的数字是在上一步的提示词上算出来的。我们的模型与论文不一致的地方，我们照实展示。
+step-real-text-title = 你自己的文字：三个语言模型并排
+step-real-text-p1 = 到目前为止，每个模型读的都是编造的词表。这三个模型读的是字符：基线 Transformer、DIFF V1 和 DIFF V2，以相同方式在莎士比亚剧本上训练，这里在《麦克白》的一句台词上运行——训练时它们从未见过这部剧。
+step-real-text-p2 = 在真实文本上，一个字符的大部分权重落在它前面紧挨着的几个字符上，其余的权重稀薄地摊在更远的所有字符上：这就是第一步的噪声底，如今出现在文字上。在这个规模下，DIFF 并没有降低模型在训练时留出的剧本上的损失：V1 比基线略差，V2 与基线无法区分（文本页面给出数字及其置信区间）。打开文本页面，输入你自己的句子吧。
 
 # 课程页面中步骤以外的部分。
 lesson-steps = 课程的步骤
@@ -46,6 +49,7 @@ lesson-keys = 按键：← 和 →（或 Page Up 和 Page Down）在步骤之间
 lesson-open-lab = 在实验室中打开
 lesson-open-arch = 打开架构计算器
 lesson-open-explorer = 打开模型探索器
+lesson-open-text = 打开文本页面
 lesson-glossary = 术语表
 lesson-glossary-link = （术语表）
 lesson-sources = 参考资料

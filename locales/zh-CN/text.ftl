@@ -1,9 +1,9 @@
 # 文本页：三个在莎士比亚剧本上训练的字符级模型，读学生输入的文字。
 page-text = 你自己的文字
-text-intro = 随便输入什么。三个小型字符级模型——基线 Transformer、DIFF V1 和 DIFF V2——以相同方式在莎士比亚剧本上训练，并排读取最后 { $context } 个字符。每一列显示模型对每个字符有多意外、它预计下一个字符是什么，以及某一层某个头看向哪里。
-text-box-label = 模型读取的文字（最后 128 个字符）
+text-intro = 随便输入什么。三个小型字符级模型——基线 Transformer、DIFF V1 和 DIFF V2——以相同方式在莎士比亚剧本上训练，并排读取最多最后 { $context } 个字符。每一列显示模型对每个字符有多意外、它预计下一个字符是什么，以及某一层某个头看向哪里。
+text-box-label = 模型读取的文字（最多最后 128 个字符）
 text-type-something = 请输入文字：模型至少需要一个字符。
-text-cut = 只读取最后 { $context } 个字符；之前的 { $cut } 个字符被略去。
+text-cut = 只读取最后 { $context } 个字符；之前的 { $cut } 个字符被略去。超过 { $max } 个字符后，窗口每次前移 { $step } 个字符，所以大多数按键只需重新计算新输入的字符。
 text-unknown = 这些字符从未出现在训练剧本中，被读作同一个未知符号（□）：{ $chars }
 text-models-loading = 三个文本模型
 text-computed = 三列显示的是当前输入的文字。
@@ -47,3 +47,5 @@ ckpt-5-percent = 训练的 5%
 ckpt-20-percent = 训练的 20%
 ckpt-half-way = 训练一半
 text-map-queries-marked = 查询 i ↓（0 … { $last }）；加框的第 { $row } 行是最后一个字符，这一行预测下一个字符
+text-grid-explain = 每一层的每一个头（每个缩略图各用自己的色标）；数字是最后一个字符那一行放在最后 { $near } 个字符上的权重。点击一个即在上方显示它。
+text-thumb = 第 { $layer } 层，第 { $head } 个头：最后一行有 { $weight } 的权重落在最后 { $near } 个字符上

@@ -31,6 +31,8 @@ pub enum Figure {
     Models,
     /// The paper's numbers beside our models'.
     Paper,
+    /// The three Shakespeare models on a line of a held-out play.
+    Text,
 }
 
 /// Where a step's "open this" link goes.
@@ -41,6 +43,8 @@ pub enum Opens {
     Arch,
     /// The explorer's compare view.
     Explorer,
+    /// The text page, on the step's line.
+    Text,
 }
 
 #[derive(Clone, Copy)]
@@ -93,7 +97,7 @@ fn small() -> LabState {
 }
 
 /// The lesson, in order. The first step's figure is the one a visitor sees first.
-pub const STEPS: [Step; 9] = [
+pub const STEPS: [Step; 10] = [
     Step {
         slug: "softmax",
         paragraphs: 2,
@@ -165,6 +169,14 @@ pub const STEPS: [Step; 9] = [
         preset: None,
         knob: None,
         opens: Opens::Explorer,
+    },
+    Step {
+        slug: "real-text",
+        paragraphs: 2,
+        figure: Figure::Text,
+        preset: None,
+        knob: None,
+        opens: Opens::Text,
     },
 ];
 

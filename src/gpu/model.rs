@@ -189,42 +189,12 @@ impl GpuModel {
                 }
                 rec.copy(&lam, 0, &lam_all, li * t * n_heads, t * n_heads);
             }
-            let (d, dv, scale) = (layer.layout.d, layer.layout.dv, layer.layout.scale);
-            for (hi, plan) in layer.layout.heads.iter().enumerate() {
-                let head = |q_col, k_col| SoftmaxParams { n_q: t, n_k: t, d, causal: self.config.causal, scale, q_col, q_stride: lq, k_col, k_stride: lk };
-                rec.softmax(&q, &k, &a1, head(plan.q1, plan.k1));
-                let combined = match (plan.branch2, &layer.kind) {
-                    (Some((q2, k2)), kind) => {
-                        rec.softmax(&q, &k, &a2, head(q2, k2));
-                        match kind {
-                            LayerKind::V1 { lambda, .. } => rec.combine(&a1, &a2, &dmap, t, opts.lambda.apply(li, *lambda), None),
-                            _ => rec.combine(&a1, &a2, &dmap, t, 0.0, Some((&lam, n_heads, hi))),
-                        }
-                        &dmap
-                    }
-                    (None, _) => &a1,
-                };
-                let u = |x: usize| x as u32;
-                let pv = MatmulParams { m: u(t), n: u(dv), k: u(t), a_stride: u(t), b_off: u(plan.v), b_stride: u(lv), c_off: u(plan.out), c_stride: u(lh), ..Default::default() };
-                rec.matmul(combined, &vb, &heads, pv);
-                if let Some(slot) = wanted.iter().position(|w| *w == (li, hi)) {
-                    for (m, src) in [&a1, &a2, &dmap].into_iter().enumerate() {
-                        rec.copy(src, 0, &kept, (slot * 3 + m) * t * t, t * t);
-                    }
-                    if opts.keep_logits {
-                        // Q·Kᵀ of each branch; the host scales it and clears the masked part.
-                        let branches = std::iter::once((plan.q1, plan.k1)).chain(plan.branch2);
-                        for (b, (qc, kc)) in branches.enumerate() {
-                            let p = MatmulParams { m: u(t), n: u(t), k: u(d), b_trans: 1, a_off: u(qc), a_stride: u(lq), b_off: u(kc), b_stride: u(lk), c_off: u((slot * 2 + b) * t * t), c_stride: u(t), ..Default::default() };
-                            rec.matmul(&q, &k, &kept_logits, p);
-                        }
-                    }
-                }
-            }
+            let bufs = HeadBuffers { q: &q, k: &k, v: &vb, heads: &heads, a1: &a1, a2: &a2, diff: &dmap, lambda: &lam, kept: &kept, kept_logits: &kept_logits };
+            self.record_heads(&mut rec, &bufs, (li, layer), t, opts, &wanted);
             let attn_out = match (&layer.kind, layer.layout.lambda) {
                 (LayerKind::V1 { subln, .. }, LambdaSource::Reparam { init, subln: normalise }) => {
                     let normalise = opts.subln.unwrap_or(normalise);
-                    let p = RmsNormParams { eps: SUBLN_EPS, post_scale: 1.0 - init, normalise: normalise as u32, ..norm(t * n_heads, dv) };
+                    let p = RmsNormParams { eps: SUBLN_EPS, post_scale: 1.0 - init, normalise: normalise as u32, ..norm(t * n_heads, layer.layout.dv) };
                     rec.rms(&heads, subln, &heads_n, p);
                     &heads_n
                 }
@@ -252,6 +222,45 @@ impl GpuModel {
         let read = ReadBack { t, wanted: &wanted, maps: &kept_v, logits: (!logits_kept.is_empty()).then_some(&logits_kept[..]), lambdas: &lam_v, hidden: &hidden_v };
         let layers = self.traces(&read, opts);
         Ok(ModelOutput { logits: mat(&logits_v, t, v), layers, residuals: vec![], cache: Default::default() })
+    }
+
+    /// Every head of one layer: both softmaxes, the combine with λ, the product with V
+    /// into the heads' buffer, and a copy of the maps (and logits) the reader asked for.
+    fn record_heads(&self, rec: &mut Recorder, b: &HeadBuffers, (li, layer): (usize, &GpuLayer), t: usize, opts: &ForwardOptions, wanted: &[(usize, usize)]) {
+        let (lq, lk, lv, lh) = layer.widths;
+        let n_heads = self.config.n_heads;
+        let (d, dv, scale) = (layer.layout.d, layer.layout.dv, layer.layout.scale);
+        for (hi, plan) in layer.layout.heads.iter().enumerate() {
+            let head = |q_col, k_col| SoftmaxParams { n_q: t, n_k: t, d, causal: self.config.causal, scale, q_col, q_stride: lq, k_col, k_stride: lk };
+            rec.softmax(b.q, b.k, b.a1, head(plan.q1, plan.k1));
+            let combined = match (plan.branch2, &layer.kind) {
+                (Some((q2, k2)), kind) => {
+                    rec.softmax(b.q, b.k, b.a2, head(q2, k2));
+                    match kind {
+                        LayerKind::V1 { lambda, .. } => rec.combine(b.a1, b.a2, b.diff, t, opts.lambda.apply(li, *lambda), None),
+                        _ => rec.combine(b.a1, b.a2, b.diff, t, 0.0, Some((b.lambda, n_heads, hi))),
+                    }
+                    b.diff
+                }
+                (None, _) => b.a1,
+            };
+            let u = |x: usize| x as u32;
+            let pv = MatmulParams { m: u(t), n: u(dv), k: u(t), a_stride: u(t), b_off: u(plan.v), b_stride: u(lv), c_off: u(plan.out), c_stride: u(lh), ..Default::default() };
+            rec.matmul(combined, b.v, b.heads, pv);
+            if let Some(slot) = wanted.iter().position(|w| *w == (li, hi)) {
+                for (m, src) in [b.a1, b.a2, b.diff].into_iter().enumerate() {
+                    rec.copy(src, 0, b.kept, (slot * 3 + m) * t * t, t * t);
+                }
+                if opts.keep_logits {
+                    // Q·Kᵀ of each branch; the host scales it and clears the masked part.
+                    let branches = std::iter::once((plan.q1, plan.k1)).chain(plan.branch2);
+                    for (branch, (qc, kc)) in branches.enumerate() {
+                        let p = MatmulParams { m: u(t), n: u(t), k: u(d), b_trans: 1, a_off: u(qc), a_stride: u(lq), b_off: u(kc), b_stride: u(lk), c_off: u((slot * 2 + branch) * t * t), c_stride: u(t), ..Default::default() };
+                        rec.matmul(b.q, b.k, b.kept_logits, p);
+                    }
+                }
+            }
+        }
     }
 
     /// The token ids' embedding rows, one after another; an id past the vocabulary is an
@@ -296,6 +305,20 @@ impl GpuModel {
 }
 
 /// The read-back parts of one forward pass, by what they hold.
+/// The buffers one layer's heads read and write.
+struct HeadBuffers<'a> {
+    q: &'a wgpu::Buffer,
+    k: &'a wgpu::Buffer,
+    v: &'a wgpu::Buffer,
+    heads: &'a wgpu::Buffer,
+    a1: &'a wgpu::Buffer,
+    a2: &'a wgpu::Buffer,
+    diff: &'a wgpu::Buffer,
+    lambda: &'a wgpu::Buffer,
+    kept: &'a wgpu::Buffer,
+    kept_logits: &'a wgpu::Buffer,
+}
+
 struct ReadBack<'a> {
     t: usize,
     /// The (layer, head) of each kept map slot.

@@ -1,6 +1,12 @@
 // Benchmark (issue 34): the text page in CPU mode, driven as a person drives it.
-// - a keystroke at 128 characters until the three columns show it and a frame is painted;
-// - a λ step (arrow key on V1's λ) until V1's column shows it and a frame is painted;
+// - a keystroke at the end of the prefilled text until the three columns show it and the
+//   frame that shows it is painted (the window keeps its start: one new character runs);
+// - a keystroke that moves the window on (a 160-character text, then one more: the three
+//   models read the whole window again), the same way;
+// - a λ step (arrow key on V1's λ) until V1's column shows it and that frame is painted;
+// Each time runs in the page from the key event's timestamp to the end of the frame that
+// first shows the change (a MutationObserver, then requestAnimationFrame and a task),
+// so no polling frame is added to it.
 // - "Write on": characters per second per model, all three writing, over WRITE_S seconds;
 // - the main thread's longest task (PerformanceObserver `longtask`, over 50 ms) meanwhile.
 // Medians of `runs` keystrokes and steps. `node tests/e2e/bench-text.mjs [cpu|gpu] [runs]`
@@ -14,7 +20,26 @@ const b = await start(mode);
 
 const lossesOf = (page, kind) => page.evaluate((k) => [...document.querySelectorAll(`#strip-${k} .ch`)].map((s) => s.dataset.loss ?? '').join(','), kind);
 const ready = (page) => page.waitForFunction(() => document.querySelector('section.text')?.dataset.status === 'ready', null, { timeout: 60_000 });
-const painted = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+// Arms the page: the next change after which `done()` holds resolves `window.__timed`
+// with the milliseconds from the last keydown to the end of the frame that shows it.
+const arm = (page, doneSrc) => page.evaluate((src) => {
+  if (!window.__keydown) {
+    window.__keydown = true;
+    addEventListener('keydown', (e) => { window.__t0 = e.timeStamp; }, true);
+  }
+  const done = new Function(`return (${src})()`);
+  window.__timed = new Promise((resolve) => {
+    const obs = new MutationObserver(() => {
+      if (!done()) return;
+      obs.disconnect();
+      requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - window.__t0), 0));
+    });
+    obs.observe(document.querySelector('section.text'), { subtree: true, attributes: true, childList: true, characterData: true });
+  });
+}, doneSrc);
+const timed = (page) => page.evaluate(() => window.__timed);
+const stripChanged = (kind, before) => `() => document.querySelector('section.text')?.dataset.status === 'ready'
+  && [...document.querySelectorAll('#strip-${kind} .ch')].map((s) => s.dataset.loss ?? '').join(',') !== ${JSON.stringify(before)}`;
 
 try {
   const page = await b.open('#/text');
@@ -27,24 +52,27 @@ try {
   await page.keyboard.press('Control+End');
   const keys = [];
   for (let i = 0; i < RUNS; i++) {
-    const before = await lossesOf(page, 'diff_v2');
-    const t0 = await page.evaluate(() => performance.now());
+    await arm(page, stripChanged('diff_v2', await lossesOf(page, 'diff_v2')));
     await page.keyboard.type('abcdefghij'[i % 10]);
-    await page.waitForFunction((b) => document.querySelector('section.text')?.dataset.status === 'ready'
-      && [...document.querySelectorAll('#strip-diff_v2 .ch')].map((s) => s.dataset.loss ?? '').join(',') !== b, before, { timeout: 30_000, polling: 'raf' });
-    await painted(page);
-    keys.push(await page.evaluate((t) => performance.now() - t, t0));
+    keys.push(await timed(page));
+  }
+  const moves = [];
+  const base = 'To be, or not to be: that is the question. '.repeat(4).slice(0, 160);
+  for (let i = 0; i < RUNS; i++) {
+    await page.fill('#text-input', base.slice(0, 159 - (i % 2)) + 'xy'.slice(0, 1 + (i % 2)));
+    await ready(page);
+    await page.keyboard.press('Control+End');
+    await arm(page, stripChanged('diff_v2', await lossesOf(page, 'diff_v2')));
+    await page.keyboard.type('z');
+    moves.push(await timed(page));
   }
   const typingLong = await page.evaluate(() => Math.max(0, ...window.__long));
   const steps = [];
   await page.focus('#lambda');
   for (let i = 0; i < RUNS; i++) {
-    const before = await lossesOf(page, 'diff_v1');
-    const t0 = await page.evaluate(() => performance.now());
+    await arm(page, stripChanged('diff_v1', await lossesOf(page, 'diff_v1')));
     await page.keyboard.press(i % 2 ? 'ArrowLeft' : 'ArrowRight');
-    await page.waitForFunction((b) => [...document.querySelectorAll('#strip-diff_v1 .ch')].map((s) => s.dataset.loss ?? '').join(',') !== b, before, { timeout: 30_000, polling: 'raf' });
-    await painted(page);
-    steps.push(await page.evaluate((t) => performance.now() - t, t0));
+    steps.push(await timed(page));
   }
   await page.click('#lambda-learnt');
   await ready(page);
@@ -57,6 +85,7 @@ try {
   console.log(JSON.stringify({
     mode,
     keystroke_ms_median: Math.round(median(keys)), keystroke_ms: keys.map(Math.round),
+    window_move_ms_median: Math.round(median(moves)), window_move_ms: moves.map(Math.round),
     lambda_step_ms_median: Math.round(median(steps)), lambda_step_ms: steps.map(Math.round),
     write_on_chars_per_s: written.map((n) => +(n / WRITE_S).toFixed(1)),
     longest_task_typing_ms: Math.round(typingLong), longest_task_writing_ms: Math.round(writingLong),

@@ -63,7 +63,7 @@ for (const mode of ['gpu', 'cpu']) {
       assert.match(await text(page, '#figure-facts'), /噪声键合起来占这一行权重的/);
       // Every step reads as Chinese, the trained models' steps included.
       await page.click('#step-title');
-      for (let step = 2; step <= 9; step++) {
+      for (let step = 2; step <= 10; step++) {
         await page.keyboard.press('ArrowRight');
         await page.waitForFunction((k) => document.querySelector('#lesson-step')?.dataset.step === String(k), step);
         await factsShown(page);
@@ -72,6 +72,10 @@ for (const mode of ['gpu', 'cpu']) {
         const prose = await page.evaluate(() => [...document.querySelectorAll('#step-title, .lesson-text, #figure-facts')].map((el) => el.textContent).join(' '));
         assert.doesNotMatch(prose, /\b(the|and|of|with)\b/, `step ${step}: no English sentence in the step's text`);
       }
+      assert.match(await text(page, '#figure-facts'), /在这句台词上，最后一个字符那一行/);
+      await page.keyboard.press('PageUp');
+      await page.waitForFunction(() => document.querySelector('#lesson-step')?.dataset.step === '9');
+      await factsShown(page);
       assert.match(await text(page, '#figure-facts'), /在这个提示词上，对所有头取平均/);
       // The navigation keeps the language: the lab's link carries it.
       assert.match(await page.getAttribute('nav.pages a[data-page=lab]', 'href'), /lang=zh/);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { start, artifact, pixels, pixelsChange } from './harness.mjs';
 
-const STEPS = 9;
+const STEPS = 10;
 const stepNumber = async (page) => Number(await page.getAttribute('#lesson-step', 'data-step'));
 const facts = (page) => page.textContent('#figure-facts');
 
@@ -79,14 +79,24 @@ for (const mode of ['gpu', 'cpu']) {
           await page.waitForFunction((n) => location.hash.includes(`step=${n}`), k + 1);
         }
       }
-      assert.equal(new Set(titles).size, STEPS, `nine different steps: ${titles.join(' | ')}`);
-      // The last two steps run the trained models.
+      assert.equal(new Set(titles).size, STEPS, `ten different steps: ${titles.join(' | ')}`);
+      // The last step runs the three Shakespeare models on a line of Macbeth; its sentence
+      // is computed from their maps, and "open" leads to the text page.
+      assert.equal(await page.locator('#lesson-figure article.column').count(), 3);
+      assert.match(await facts(page), /averaged over the last layer's heads, leaves -?\d\.\d\d of its weight on characters more than 9 back in the baseline, -?\d\.\d\d in DIFF V1/);
+      assert.match(await page.textContent('#lesson-prompt'), /To-morrow, and to-morrow/);
+      assert.match(await page.getAttribute('#open-in', 'href'), /#\/text$/);
+      await page.screenshot({ path: artifact(`lesson-text-${mode}.png`), fullPage: true });
+      await page.keyboard.press('ArrowRight');
+      assert.equal(await stepNumber(page), STEPS, 'no step after the last');
+      // The two steps before it run the needle models.
+      await page.keyboard.press('PageUp');
+      await page.waitForFunction(() => document.querySelector('#lesson-step')?.dataset.step === '9');
+      await figureShown(page);
       assert.match(await page.textContent('#paper-table'), /ours, tiny/);
       const fourBit = await page.locator('#paper-table .four-bit').allTextContents();
       assert.equal(fourBit.length, 3);
       for (const t of fourBit) assert.match(t, /^(right|wrong) \(\d/, `each model's answer with 4-bit logits: ${fourBit}`);
-      await page.keyboard.press('ArrowRight');
-      assert.equal(await stepNumber(page), STEPS, 'no step after the last');
       await page.keyboard.press('PageUp');
       await page.waitForFunction(() => document.querySelector('#lesson-step')?.dataset.step === '8');
       await figureShown(page);

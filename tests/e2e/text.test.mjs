@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { start, artifact, pixels, pixelsChange } from './harness.mjs';
 
 const KINDS = ['baseline', 'diff_v1', 'diff_v2'];
+/** Characters the models read of a text of `n`: all up to 128, then a window that moves on 32 at a time. */
+const windowOf = (n) => (n <= 128 ? n : 97 + ((n - 97) % 32));
 
 /** Ready: the page says so (in no language) and each column shows its next characters. */
 const ready = (page) => page.waitForFunction(() => document.querySelector('section.text')?.dataset.status === 'ready'
@@ -25,7 +27,7 @@ for (const mode of ['cpu', 'gpu']) {
       const text = await page.inputValue('#text-input');
       assert.match(text, /^MACBETH:\nTo-morrow/);
       for (const k of KINDS) {
-        assert.equal(await page.locator(`#strip-${k} .ch`).count(), Math.min(128, [...text].length), `${k}: one shaded character each`);
+        assert.equal(await page.locator(`#strip-${k} .ch`).count(), windowOf([...text].length), `${k}: one shaded character each`);
         assert.match(await page.textContent(`#mean-${k}`), /\d\.\d\d nats per character/);
         assert.match(await page.textContent(`#caption-${k}`), /last character's row puts -?\d\.\d\d of its weight on the last 9 characters/);
       }
@@ -56,6 +58,20 @@ for (const mode of ['cpu', 'gpu']) {
       await page.click('#lambda-learnt');
       await page.waitForFunction((b) => [...document.querySelectorAll('#strip-diff_v1 .ch')].map((s) => s.dataset.loss ?? '').join(',') === b, before.diff_v1, { timeout: 30_000 });
 
+      // A click on a thumbnail of the head grid shows that layer and head in every column.
+      const grid = '#text-grid-diff_v2';
+      assert.equal(await page.locator(`${grid} .thumb`).count(), 16, 'DIFF V2: 4 layers × 4 heads');
+      assert.equal(await page.locator('#text-grid-diff_v1 .thumb').count(), 8, 'DIFF V1: 4 layers × 2 differential heads');
+      assert.match(await page.textContent(`${grid} .thumb[data-layer="0"][data-head="1"] span`), /^-?\d\.\d\d$/);
+      const [caption0, v2px] = [await page.textContent('#caption-diff_v2'), await pixels(page, '#text-map-diff_v2 canvas.map')];
+      await page.click(`${grid} .thumb[data-layer="0"][data-head="1"]`);
+      await changes(page, '#caption-diff_v2', caption0);
+      await pixelsChange(page, '#text-map-diff_v2 canvas.map', v2px);
+      assert.equal(await page.getAttribute(`${grid} .thumb[data-layer="0"][data-head="1"]`, 'aria-pressed'), 'true');
+      assert.equal(await page.getAttribute('#text-grid-baseline .thumb[data-layer="0"][data-head="1"]', 'aria-pressed'), 'true', 'every column shows the picked head');
+      assert.match(await page.textContent('#caption-diff_v2'), new RegExp(`puts ${(await page.textContent(`${grid} .thumb[data-layer="0"][data-head="1"] span`)).replace('-', '\\-')} of its weight`), 'the thumbnail\'s number is the caption\'s');
+      await page.waitForFunction(() => /[?&]layer=0(&|$)/.test(location.hash) && /[?&]head=1(&|$)/.test(location.hash), null, { timeout: 10_000 });
+
       // "Write on" streams text into all three columns, and Stop stops it.
       await page.click('#write-on');
       await page.waitForFunction(() => [...document.querySelectorAll('.written')].every((p) => p.textContent.length >= 6), null, { timeout: 60_000 });
@@ -74,9 +90,19 @@ for (const mode of ['cpu', 'gpu']) {
       // A pasted 10 000 characters keeps its end and says so; 中文 and an emoji are
       // shown as unknown; an empty box asks for text. No console error at any point.
       await page.fill('#text-input', 'To be, or not to be: that is the question. '.repeat(233).slice(0, 10_000));
-      await page.waitForFunction(() => /Only the last 128 characters are read; 9872 before them/.test(document.querySelector('#text-notices').textContent));
+      // Past 128 characters the window moves on 32 at a time: 10 000 = 9 888 + 112.
+      await page.waitForFunction(() => /Only the last 112 characters are read; 9888 before them/.test(document.querySelector('#text-notices').textContent));
       await ready(page);
-      assert.equal(await page.locator('#strip-diff_v1 .ch').count(), 128);
+      assert.equal(await page.locator('#strip-diff_v1 .ch').count(), 112);
+      // A keystroke at the end keeps the window's start: one more character read.
+      const lastBefore = await page.evaluate(() => [...document.querySelectorAll('#strip-diff_v2 .ch')].at(-1).dataset.loss);
+      await page.focus('#text-input');
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type('x');
+      await page.waitForFunction(() => /Only the last 113 characters are read; 9888 before them/.test(document.querySelector('#text-notices').textContent));
+      await ready(page);
+      assert.equal(await page.locator('#strip-diff_v1 .ch').count(), 113);
+      assert.notEqual(await page.evaluate(() => [...document.querySelectorAll('#strip-diff_v2 .ch')].at(-1).dataset.loss), lastBefore, 'the new character has its own surprise');
       await page.fill('#text-input', 'Hail, 中文 😀 friend');
       await page.waitForFunction(() => document.querySelector('#text-notices').textContent.includes('中文😀'));
       await ready(page);

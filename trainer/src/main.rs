@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! difflens-trainer train --kind diff_v1 --warmup 2500 --steps 700 --seed 1 --out www/models
-//! difflens-trainer eval --models www/models --readme README.md
+//! difflens-trainer eval --models www/models --readme docs/models.md
 //! ```
 
 use clap::{Parser, Subcommand};

@@ -127,6 +127,14 @@ impl TextRun {
         }
     }
 
+    /// The weight the last character's row puts on characters before the last [`NEAR`],
+    /// averaged over the heads of `layer` (the noise floor on this text, in one number).
+    pub fn mean_far(&self, layer: usize) -> Option<f32> {
+        let heads = self.heads(layer);
+        let far: Vec<f32> = (0..heads).filter_map(|h| self.locality(layer, h).map(|l| l.far)).collect();
+        (!far.is_empty() && far.len() == heads).then(|| far.iter().sum::<f32>() / far.len() as f32)
+    }
+
     /// Where the last character's row of (`layer`, `head`)'s combined map puts its weight.
     pub fn locality(&self, layer: usize, head: usize) -> Option<Locality> {
         let map = self.maps(layer, head)?.combined();
@@ -162,6 +170,9 @@ mod tests {
             assert!((loc.near + loc.far - row_sum).abs() < 1e-5);
             assert_eq!(loc.far_keys, typed.tokens.len() - NEAR);
             assert!(run.maps(9, 9).is_some(), "layer and head are clamped to the model");
+            let mean_far = (0..run.heads(1)).map(|h| run.locality(1, h).unwrap().far).sum::<f32>() / run.heads(1) as f32;
+            assert_eq!(run.mean_far(1), Some(mean_far));
+            assert_eq!(run.mean_far(7), None, "no layer 7");
         }
     }
 

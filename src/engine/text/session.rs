@@ -40,6 +40,14 @@ where
     Ok(TextModels { vocab, models, checkpoint })
 }
 
+impl TextModels {
+    /// Model `i`'s column on `text` with its learnt λ (the lesson's figure).
+    pub fn run(&self, i: usize, text: &str) -> Result<super::run::TextRun, String> {
+        let typed = super::typed::TypedText::of(&self.vocab, text);
+        super::run::TextRun::of(&self.models[i], &self.vocab, typed, crate::core::attention::LambdaOverride::Learnt)
+    }
+}
+
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 pub struct ModelResult {
     pub held_out_loss: f64,

@@ -1,8 +1,8 @@
-//! A typed text as the models read it: its last [`CONTEXT`] characters, each a token of
+//! A typed text as the models read it: its last characters (the [`window`](super::window)), each a token of
 //! the shared vocabulary (a character outside it becomes the unknown symbol), and what
 //! the page must say about it (cut, unknown characters, empty).
 
-use super::CONTEXT;
+use super::window;
 use crate::core::char_vocab::{CharVocab, UNKNOWN, UNKNOWN_GLYPH};
 use crate::state::text_state::last_chars;
 
@@ -19,7 +19,7 @@ pub struct TypedText {
 
 impl TypedText {
     pub fn of(vocab: &CharVocab, text: &str) -> Self {
-        let kept = last_chars(text, CONTEXT);
+        let kept = last_chars(text, window(text.chars().count()));
         Self { chars: kept.chars().collect(), tokens: vocab.encode(kept), cut: text.chars().count() - kept.chars().count(), unknown: vocab.unknown_in(kept) }
     }
 
@@ -51,18 +51,21 @@ pub fn show_char(c: char) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::text::CONTEXT;
 
     #[test]
     fn keeps_the_end_and_names_unknown_characters() {
         let vocab = CharVocab::of_text("abc \n");
         let long = format!("{}{}", "a".repeat(300), "b c\né😀");
         let t = TypedText::of(&vocab, &long);
-        assert_eq!((t.tokens.len(), t.cut), (CONTEXT, long.chars().count() - CONTEXT));
+        let n = window(long.chars().count());
+        assert!(n < CONTEXT, "305 characters: the window has moved on past the context");
+        assert_eq!((t.tokens.len(), t.cut), (n, long.chars().count() - n));
         assert_eq!(t.unknown, vec!['é', '😀']);
-        assert_eq!(t.tokens[CONTEXT - 1], UNKNOWN);
-        assert_eq!(t.label(CONTEXT - 1), "□");
-        assert!(t.is_unknown(CONTEXT - 1) && !t.is_unknown(0));
-        assert_eq!(t.label(CONTEXT - 3), "↵");
+        assert_eq!(t.tokens[n - 1], UNKNOWN);
+        assert_eq!(t.label(n - 1), "□");
+        assert!(t.is_unknown(n - 1) && !t.is_unknown(0));
+        assert_eq!(t.label(n - 3), "↵");
         assert!(TypedText::of(&vocab, "").is_empty());
     }
 }

@@ -8,7 +8,7 @@
 //! window of 96 to 128 characters, rather than a whole 128-character pass per character.
 
 use super::typed::TypedText;
-use super::CONTEXT;
+use super::{CONTEXT, STEP};
 use crate::core::attention::LambdaOverride;
 use crate::core::char_lm::probabilities;
 use crate::core::char_vocab::{CharVocab, UNKNOWN};
@@ -20,8 +20,9 @@ use rand_chacha::ChaCha8Rng;
 /// The most characters one "Write on" adds per model before it stops by itself.
 pub const MAX_WRITTEN: usize = 400;
 
-/// The characters a model keeps when its window is full (three quarters of it).
-pub const REFILL: usize = CONTEXT * 3 / 4;
+/// The characters a model keeps when its window is full: the window moves on by
+/// [`STEP`] characters, as over a typed text.
+pub const REFILL: usize = CONTEXT - STEP;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sampling {

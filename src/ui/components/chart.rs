@@ -248,23 +248,7 @@ fn draw_on<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, s
         .y_label_area_size(px(p.small * 5.0))
         .build_cartesian_2d(xr.clone(), yr.clone())
         .map_err(e)?;
-    let frame = {
-        let (p0, p1) = (chart.backend_coord(&(xr.start, yr.start)), chart.backend_coord(&(xr.end, yr.end)));
-        let slope = |a: i32, b: i32, lo: f64, hi: f64| (b - a) as f64 / (hi - lo);
-        let (sx, sy) = (slope(p0.0, p1.0, xr.start, xr.end), slope(p0.1, p1.1, yr.start, yr.end));
-        Frame {
-            x_log: spec.x_log,
-            y_log: spec.y_log,
-            x: (sx, p0.0 as f64 - sx * xr.start),
-            y: (sy, p0.1 as f64 - sy * yr.start),
-            top: p1.1 as f64,
-            bottom: p0.1 as f64,
-            left: p0.0 as f64,
-            right: p1.0 as f64,
-            dpr: fit.dpr,
-            label_rows: 0,
-        }
-    };
+    let frame = frame_of(&chart, (&xr, &yr), spec, fit);
     chart
         .configure_mesh()
         .disable_mesh()
@@ -315,21 +299,50 @@ fn draw_on<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, s
         .map_err(e)?;
     }
     chart.draw_series(spec.dots.iter().copied().filter_map(map).map(|p| Circle::new(p, px(4.0), hue(RED).filled()))).map_err(e)?;
+    let label_rows = draw_markers(&mut chart, &root, spec, (&frame, &yr), (fit, pal), width).map_err(e)?;
+    let written = |t: &[ticks::Tick]| t.iter().map(|t| t.label.clone()).collect();
+    let axis_ticks = AxisTicks { x: written(&x_ticks), y: written(&y_ticks) };
+    root.present().map_err(e).map(|_| Some((Frame { label_rows, ..frame }, axis_ticks)))
+}
+
+type Plot<'a, DB> = ChartContext<'a, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>;
+
+/// Where the chart's plotting area lies in the backend's pixels, and how data maps there.
+fn frame_of<DB: DrawingBackend>(chart: &Plot<'_, DB>, (xr, yr): (&std::ops::Range<f64>, &std::ops::Range<f64>), spec: &ChartSpec, fit: &Fit) -> Frame {
+    let (p0, p1) = (chart.backend_coord(&(xr.start, yr.start)), chart.backend_coord(&(xr.end, yr.end)));
+    let slope = |a: i32, b: i32, lo: f64, hi: f64| (b - a) as f64 / (hi - lo);
+    let (sx, sy) = (slope(p0.0, p1.0, xr.start, xr.end), slope(p0.1, p1.1, yr.start, yr.end));
+    Frame {
+        x_log: spec.x_log,
+        y_log: spec.y_log,
+        x: (sx, p0.0 as f64 - sx * xr.start),
+        y: (sy, p0.1 as f64 - sy * yr.start),
+        top: p1.1 as f64,
+        bottom: p0.1 as f64,
+        left: p0.0 as f64,
+        right: p1.0 as f64,
+        dpr: fit.dpr,
+        label_rows: 0,
+    }
+}
+
+/// The vertical markers and their labels, in rows that do not overlap; returns the rows used.
+fn draw_markers<DB: DrawingBackend>(chart: &mut Plot<'_, DB>, root: &DrawingArea<DB, plotters::coord::Shift>, spec: &ChartSpec, (frame, yr): (&Frame, &std::ops::Range<f64>), (fit, pal): (&Fit, &Palette), width: &dyn Fn(&str, f64) -> f64) -> Result<usize, DrawingAreaErrorKind<DB::ErrorType>> {
+    let (p, px) = (pens(), |v: f64| fit.px(v));
+    let (y0, y1) = (yr.start, yr.end);
     let mut rows = LabelRows { rows: vec![], gap: px(4.0) as f64 };
     let mut markers: Vec<&Marker> = spec.markers.iter().collect();
     markers.sort_by(|a, b| a.x.total_cmp(&b.x));
     for m in markers {
         let Some(x) = axis(m.x, spec.x_log) else { continue };
-        let color = hue(m.color);
-        chart.draw_series(std::iter::once(PathElement::new(vec![(x, yr.start), (x, yr.end)], color.stroke_width(px(1.0).max(1) as u32)))).map_err(e)?;
-        let bx = chart.backend_coord(&(x, yr.end)).0 as f64;
+        let color = rgb(pal.hue(m.color));
+        chart.draw_series(std::iter::once(PathElement::new(vec![(x, y0), (x, y1)], color.stroke_width(px(1.0).max(1) as u32))))?;
+        let bx = chart.backend_coord(&(x, y1)).0 as f64;
         let (start, row) = rows.place(bx, width(&m.label, p.small), (frame.left, frame.right));
         let y = frame.top + px(3.0) as f64 + row as f64 * px(p.small * 1.3) as f64;
-        root.draw(&Text::new(m.label.clone(), (start.round() as i32, y.round() as i32), font(p.small, fit).color(&color).pos(Pos::new(HPos::Left, VPos::Top)))).map_err(e)?;
+        root.draw(&Text::new(m.label.clone(), (start.round() as i32, y.round() as i32), font(p.small, fit).color(&color).pos(Pos::new(HPos::Left, VPos::Top))))?;
     }
-    let written = |t: &[ticks::Tick]| t.iter().map(|t| t.label.clone()).collect();
-    let axis_ticks = AxisTicks { x: written(&x_ticks), y: written(&y_ticks) };
-    root.present().map_err(e).map(|_| Some((Frame { label_rows: rows.rows.len(), ..frame }, axis_ticks)))
+    Ok(rows.rows.len())
 }
 
 /// Rows the legend takes at `fit`'s width: entries flow left to right and wrap.
@@ -519,6 +532,36 @@ fn watch_width(el: &web_sys::Element, changed: impl Fn(f64) + 'static) {
     on_cleanup(move || keep.0.disconnect());
 }
 
+/// Bumps `resized` when the chart's box (`wrap`) takes a width it was not drawn for.
+fn count_width_changes(wrap: NodeRef<html::Div>, fitted: RwSignal<Option<Fit>>, resized: RwSignal<u32>) {
+    Effect::new(move |_| {
+        let Some(w) = wrap.get() else { return };
+        watch_width(&w, move |width| {
+            let drawn = fitted.get_untracked().map(|f| f.css_w);
+            if width >= 1.0 && drawn.is_none_or(|d| (d - width).abs() >= 0.5) {
+                resized.update(|r| *r = r.wrapping_add(1));
+            }
+        });
+    });
+}
+
+/// Saves the chart with its overlay as PNG, SVG or CSV (`ext`), named by `file`
+/// (`difflens-<id>` unless told).
+fn export_chart(id: &'static str, spec: Signal<Option<ChartSpec>>, overlay: Option<Signal<Option<Overlay>>>, file: Option<Signal<String>>, ext: &'static str) {
+    let Some(s) = spec.get_untracked() else { return };
+    let figure = merged(&s, overlay.and_then(|o| o.get_untracked()).as_ref());
+    let stem = file.map(|f| f.get_untracked()).unwrap_or_else(|| format!("difflens-{id}"));
+    let name = export::file_name(&stem, ext);
+    let done = match ext {
+        "png" => export_png(&figure).ok().and_then(|u| download::url(&u, &name)),
+        "svg" => export_svg(&figure).ok().and_then(|svg| download::text(&svg, "image/svg+xml", &name)),
+        _ => download::text(&export_csv(&figure), "text/csv", &name),
+    };
+    if done.is_none() {
+        leptos::logging::warn!("chart {id}: the {ext} download failed");
+    }
+}
+
 /// A chart: `spec` is drawn with plotters when it changes; `overlay` (optional) on a
 /// transparent canvas above it whenever it changes.
 #[component]
@@ -578,15 +621,7 @@ pub fn Chart(
             }
         }
     });
-    Effect::new(move |_| {
-        let Some(w) = wrap.get() else { return };
-        watch_width(&w, move |width| {
-            let drawn = fitted.get_untracked().map(|f| f.css_w);
-            if width >= 1.0 && drawn.is_none_or(|d| (d - width).abs() >= 0.5) {
-                resized.update(|r| *r = r.wrapping_add(1));
-            }
-        });
-    });
+    count_width_changes(wrap, fitted, resized);
     Effect::new(move |_| {
         let (Some(o), Some(t)) = (overlay.and_then(|o| o.get()), top.get()) else { return };
         let pal = theme::palette();
@@ -600,20 +635,7 @@ pub fn Chart(
     let legend = move || spec.with(|s| s.as_ref().map(|s| s.series.iter().filter(|s| !s.name.is_empty()).map(|s| (s.name.clone(), s.color, s.dashed)).collect::<Vec<_>>()).unwrap_or_default());
     let has_data = move || frame.with(Option::is_some);
     let group_label = crate::tr!("chart-download-group", label = label.as_str());
-    let stem = move || file.map(|f| f.get()).unwrap_or_else(|| format!("difflens-{id}"));
-    let export = move |ext: &'static str| {
-        let Some(s) = spec.get_untracked() else { return };
-        let figure = merged(&s, overlay.and_then(|o| o.get_untracked()).as_ref());
-        let name = export::file_name(&stem(), ext);
-        let done = match ext {
-            "png" => export_png(&figure).ok().and_then(|u| download::url(&u, &name)),
-            "svg" => export_svg(&figure).ok().and_then(|svg| download::text(&svg, "image/svg+xml", &name)),
-            _ => download::text(&export_csv(&figure), "text/csv", &name),
-        };
-        if done.is_none() {
-            leptos::logging::warn!("chart {id}: the {ext} download failed");
-        }
-    };
+    let export = move |ext: &'static str| export_chart(id, spec, overlay, file, ext);
     view! {
         <div class="chart-wrap" node_ref=wrap>
             <canvas node_ref=canvas id=id width="560" height="336" role="img" aria-label=label data-drawn=move || frame.get().is_some().to_string() data-text-px=text_px

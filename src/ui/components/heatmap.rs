@@ -196,57 +196,11 @@ pub fn Heatmap(
     let ticks = NodeRef::<html::Canvas>::new();
     let bar = NodeRef::<html::Canvas>::new();
 
-    // Each layer repaints only when its own inputs change: a λ drag changes the values,
-    // not the colour bar, and every repainted canvas is another texture for the
-    // compositor to upload before the frame can show.
     let scale = Memo::new(move |_| map.with(|m| m.as_ref().map(|m| m.scale)));
-    Effect::new(move |_| {
-        if let (Some(m), Some(c)) = (map.get(), canvas.get()) {
-            paint(&c, &m);
-        }
-    });
-    Effect::new(move |_| {
-        if let (Some(s), Some(b)) = (scale.get(), bar.get()) {
-            paint_colorbar(&b, &s);
-        }
-    });
-    Effect::new(move |_| {
-        if let Some(t) = ticks.get() {
-            paint_ticks(&t, n.get().max(1), &signal_keys.get(), &theme::palette());
-        }
-    });
+    paint_layers(map, canvas, scale, bar, ticks, n, signal_keys);
 
-    let cell_at = move |ev: &leptos::ev::MouseEvent| -> Option<Hover> {
-        let c = canvas.get()?;
-        let rect = c.get_bounding_client_rect();
-        let n = n.get_untracked();
-        let fx = (ev.client_x() as f64 - rect.left()) / rect.width();
-        let fy = (ev.client_y() as f64 - rect.top()) / rect.height();
-        if !(0.0..1.0).contains(&fx) || !(0.0..1.0).contains(&fy) || n == 0 {
-            return None;
-        }
-        let idx = |f: f64| ((f * n as f64) as usize).min(n - 1);
-        Some(Hover { i: idx(fy), j: idx(fx), x: ev.page_x() as f64, y: ev.page_y() as f64 })
-    };
-    let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let n = n.get_untracked();
-        let h = hover.get_untracked().unwrap_or(Hover { i: 0, j: 0, x: 0.0, y: 0.0 });
-        match key_action(&ev.key(), h, n) {
-            KeyAction::Ignore => return,
-            KeyAction::Pick(i) => match on_pick {
-                Some(pick) => pick.run(i),
-                None => return,
-            },
-            KeyAction::Move(i, j) => {
-                let Some(c) = canvas.get_untracked() else { return };
-                let rect = c.get_bounding_client_rect();
-                let at = |k: usize, lo: f64, size: f64| lo + (k as f64 + 0.5) / n as f64 * size;
-                let (sx, sy) = page_offset();
-                hover.set(Some(Hover { i, j, x: sx + at(j, rect.left(), rect.width()), y: sy + at(i, rect.top(), rect.height()) }));
-            }
-        }
-        ev.prevent_default();
-    };
+    let cell_at = move |ev: &leptos::ev::MouseEvent| cell_under(canvas, n.get_untracked(), ev);
+    let on_key = move |ev: leptos::ev::KeyboardEvent| on_map_key(&ev, canvas, n.get_untracked(), hover, on_pick);
     let aria_title = title.clone();
     let stem = {
         let id = id.clone();
@@ -257,47 +211,10 @@ pub fn Heatmap(
         labels.map(|l| l.get()).filter(|l| l.len() == n && n <= MAX_LABELLED).unwrap_or_default()
     });
     let labelled = Memo::new(move |_| labels.with(|l| !l.is_empty()));
-    let resized = RwSignal::new(0u32);
-    let listener = window_event_listener(leptos::ev::resize, move |_| resized.update(|r| *r = r.wrapping_add(1)));
-    on_cleanup(move || listener.remove());
-    // The bar's width decides how many labels fit (read after layout, and on resize).
-    let bar_width = RwSignal::new(0.0f64);
-    Effect::new(move |_| {
-        resized.track();
-        if let Some(b) = bar.get() {
-            bar_width.set(b.get_bounding_client_rect().width());
-        }
-    });
-    let bar_ticks = Memo::new(move |_| {
-        let w = bar_width.get();
-        let gap = if w > 1.0 { (BAR_LABEL_PX / w as f32).min(0.5) } else { 0.25 };
-        scale.get().map(|s| s.ticks(gap)).unwrap_or_default()
-    });
+    let resized = resize_count();
+    let bar_ticks = colour_bar_ticks(bar, scale, resized);
 
-    let figure_title = title.clone();
-    let save = Callback::new(move |ext: &'static str| {
-        let (Some(m), Some(c), Some(b)) = (map.get_untracked(), canvas.get_untracked(), bar.get_untracked()) else { return };
-        let stem = stem();
-        let name = crate::viz::export::file_name(&stem, ext);
-        let n = n.get_untracked();
-        let (ticks, scale_name) = (bar_ticks.get_untracked(), m.scale.describe());
-        let figure = Figure { title: &figure_title, params: &stem, n, bar: &ticks, scale_name: &scale_name };
-        let done = match ext {
-            "png" => heatmap_export::png(&c, &b, &figure).and_then(|u| download::url(&u, &name)),
-            "svg" => heatmap_export::svg(&c, &b, &figure).and_then(|s| download::text(&s, "image/svg+xml", &name)),
-            _ => {
-                let whole = full.filter(|_| m.r < n && n <= crate::viz::export::FULL_CSV_MAX).and_then(|f| f.run(())).filter(|(side, _)| *side == n);
-                let csv = match &whole {
-                    Some((side, values)) => crate::viz::export::map_csv(&figure_title, values, *side, n),
-                    None => crate::viz::export::map_csv(&figure_title, &m.values, m.r, n),
-                };
-                download::text(&csv, "text/csv", &name)
-            }
-        };
-        if done.is_none() {
-            leptos::logging::warn!("map: the {ext} download failed");
-        }
-    });
+    let save = export_callback(MapExport { title: title.clone(), map, n, canvas, bar, bar_ticks, stem: Callback::new(move |_| stem()), full });
     view! {
         <figure class="panel" id=id>
             <h3>{title}</h3>
@@ -343,19 +260,154 @@ pub fn Heatmap(
                 Some(i) => crate::tr!(marked_note.unwrap_or("map-queries-marked"), last = n.get().saturating_sub(1), row = i),
                 None => crate::tr!("map-queries", last = n.get().saturating_sub(1)),
             }}</div>
-            <div class="colorbar">
-                <canvas node_ref=bar aria-hidden="true"></canvas>
-                <div class="colorbar-ticks">{move || bar_ticks.get().into_iter().map(|t| view! {
-                    <span style=bar_tick_style(t.at) data-at=t.at.to_string()>{t.label}</span>
-                }).collect_view()}</div>
-                <div class="colorbar-name">{move || scale.get().map(|s| s.describe()).unwrap_or_default()}</div>
-            </div>
-            <div class="exports" role="group" aria-label=crate::tr!("map-download-group")>
-                <span>{crate::tr!("download")}</span>
-                <button class="export-png" on:click=move |_| save.run("png")>"PNG"</button>
-                <button class="export-svg" on:click=move |_| save.run("svg")>"SVG"</button>
-                <button class="export-csv" on:click=move |_| save.run("csv")>"CSV"</button>
-            </div>
+            <ColorBar bar scale bar_ticks />
+            <ExportButtons save />
         </figure>
     }
+}
+
+/// The cell of an `n × n` map under the pointer, in the canvas's drawn box.
+fn cell_under(canvas: NodeRef<html::Canvas>, n: usize, ev: &leptos::ev::MouseEvent) -> Option<Hover> {
+    let c = canvas.get()?;
+    let rect = c.get_bounding_client_rect();
+    let fx = (ev.client_x() as f64 - rect.left()) / rect.width();
+    let fy = (ev.client_y() as f64 - rect.top()) / rect.height();
+    if !(0.0..1.0).contains(&fx) || !(0.0..1.0).contains(&fy) || n == 0 {
+        return None;
+    }
+    let idx = |f: f64| ((f * n as f64) as usize).min(n - 1);
+    Some(Hover { i: idx(fy), j: idx(fx), x: ev.page_x() as f64, y: ev.page_y() as f64 })
+}
+
+/// A key on the focused map: arrows move the cursor cell (the tooltip follows it), Enter
+/// picks its row where rows can be picked.
+fn on_map_key(ev: &leptos::ev::KeyboardEvent, canvas: NodeRef<html::Canvas>, n: usize, hover: RwSignal<Option<Hover>>, on_pick: Option<Callback<usize>>) {
+    let h = hover.get_untracked().unwrap_or(Hover { i: 0, j: 0, x: 0.0, y: 0.0 });
+    match key_action(&ev.key(), h, n) {
+        KeyAction::Ignore => return,
+        KeyAction::Pick(i) => match on_pick {
+            Some(pick) => pick.run(i),
+            None => return,
+        },
+        KeyAction::Move(i, j) => {
+            let Some(c) = canvas.get_untracked() else { return };
+            let rect = c.get_bounding_client_rect();
+            let at = |k: usize, lo: f64, size: f64| lo + (k as f64 + 0.5) / n as f64 * size;
+            let (sx, sy) = page_offset();
+            hover.set(Some(Hover { i, j, x: sx + at(j, rect.left(), rect.width()), y: sy + at(i, rect.top(), rect.height()) }));
+        }
+    }
+    ev.prevent_default();
+}
+
+/// What a map's downloads read: the figure's title, the map and its canvases, the colour
+/// bar's ticks, the files' stem, and the whole unpooled map where the page holds it.
+struct MapExport {
+    title: String,
+    map: Signal<Option<PooledMap>>,
+    n: Signal<usize>,
+    canvas: NodeRef<html::Canvas>,
+    bar: NodeRef<html::Canvas>,
+    bar_ticks: Memo<Vec<crate::viz::colormap::BarTick>>,
+    stem: Callback<(), String>,
+    full: Option<Callback<(), Option<(usize, Vec<f32>)>>>,
+}
+
+/// Saves the map as PNG, SVG or CSV (the argument: the file's extension).
+fn export_callback(x: MapExport) -> Callback<&'static str> {
+    Callback::new(move |ext: &'static str| {
+        let (Some(m), Some(c), Some(b)) = (x.map.get_untracked(), x.canvas.get_untracked(), x.bar.get_untracked()) else { return };
+        let stem = x.stem.run(());
+        let name = crate::viz::export::file_name(&stem, ext);
+        let n = x.n.get_untracked();
+        let (ticks, scale_name) = (x.bar_ticks.get_untracked(), m.scale.describe());
+        let figure = Figure { title: &x.title, params: &stem, n, bar: &ticks, scale_name: &scale_name };
+        let done = match ext {
+            "png" => heatmap_export::png(&c, &b, &figure).and_then(|u| download::url(&u, &name)),
+            "svg" => heatmap_export::svg(&c, &b, &figure).and_then(|s| download::text(&s, "image/svg+xml", &name)),
+            _ => {
+                let whole = x.full.filter(|_| m.r < n && n <= crate::viz::export::FULL_CSV_MAX).and_then(|f| f.run(())).filter(|(side, _)| *side == n);
+                let csv = match &whole {
+                    Some((side, values)) => crate::viz::export::map_csv(&x.title, values, *side, n),
+                    None => crate::viz::export::map_csv(&x.title, &m.values, m.r, n),
+                };
+                download::text(&csv, "text/csv", &name)
+            }
+        };
+        if done.is_none() {
+            leptos::logging::warn!("map: the {ext} download failed");
+        }
+    })
+}
+
+/// The colour bar: its canvas, the round values marked along it and the scale's name.
+#[component]
+fn ColorBar(bar: NodeRef<html::Canvas>, scale: Memo<Option<Scale>>, bar_ticks: Memo<Vec<crate::viz::colormap::BarTick>>) -> impl IntoView {
+    view! {
+        <div class="colorbar">
+            <canvas node_ref=bar aria-hidden="true"></canvas>
+            <div class="colorbar-ticks">{move || bar_ticks.get().into_iter().map(|t| view! {
+                <span style=bar_tick_style(t.at) data-at=t.at.to_string()>{t.label}</span>
+            }).collect_view()}</div>
+            <div class="colorbar-name">{move || scale.get().map(|s| s.describe()).unwrap_or_default()}</div>
+        </div>
+    }
+}
+
+#[component]
+fn ExportButtons(save: Callback<&'static str>) -> impl IntoView {
+    view! {
+        <div class="exports" role="group" aria-label=crate::tr!("map-download-group")>
+            <span>{crate::tr!("download")}</span>
+            <button class="export-png" on:click=move |_| save.run("png")>"PNG"</button>
+            <button class="export-svg" on:click=move |_| save.run("svg")>"SVG"</button>
+            <button class="export-csv" on:click=move |_| save.run("csv")>"CSV"</button>
+        </div>
+    }
+}
+
+/// Repaints each layer of the map only when its own inputs change: a λ drag changes the
+/// values, not the colour bar, and every repainted canvas is another texture for the
+/// compositor to upload before the frame can show.
+fn paint_layers(map: Signal<Option<PooledMap>>, canvas: NodeRef<html::Canvas>, scale: Memo<Option<Scale>>, bar: NodeRef<html::Canvas>, ticks: NodeRef<html::Canvas>, n: Signal<usize>, signal_keys: Signal<Vec<usize>>) {
+    Effect::new(move |_| {
+        if let (Some(m), Some(c)) = (map.get(), canvas.get()) {
+            paint(&c, &m);
+        }
+    });
+    Effect::new(move |_| {
+        if let (Some(s), Some(b)) = (scale.get(), bar.get()) {
+            paint_colorbar(&b, &s);
+        }
+    });
+    Effect::new(move |_| {
+        if let Some(t) = ticks.get() {
+            paint_ticks(&t, n.get().max(1), &signal_keys.get(), &theme::palette());
+        }
+    });
+}
+
+/// The colour bar's round values: as many as its width fits (read after layout, and
+/// again on every resize).
+fn colour_bar_ticks(bar: NodeRef<html::Canvas>, scale: Memo<Option<Scale>>, resized: RwSignal<u32>) -> Memo<Vec<crate::viz::colormap::BarTick>> {
+    let bar_width = RwSignal::new(0.0f64);
+    Effect::new(move |_| {
+        resized.track();
+        if let Some(b) = bar.get() {
+            bar_width.set(b.get_bounding_client_rect().width());
+        }
+    });
+    Memo::new(move |_| {
+        let w = bar_width.get();
+        let gap = if w > 1.0 { (BAR_LABEL_PX / w as f32).min(0.5) } else { 0.25 };
+        scale.get().map(|s| s.ticks(gap)).unwrap_or_default()
+    })
+}
+
+/// Counts the window's resizes while the component lives (what re-measures its labels).
+fn resize_count() -> RwSignal<u32> {
+    let resized = RwSignal::new(0u32);
+    let listener = window_event_listener(leptos::ev::resize, move |_| resized.update(|r| *r = r.wrapping_add(1)));
+    on_cleanup(move || listener.remove());
+    resized
 }

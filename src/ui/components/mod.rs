@@ -9,3 +9,4 @@ pub mod heatmap;
 pub mod heatmap_export;
 pub mod readout;
 pub mod slider;
+pub mod thumbnail;

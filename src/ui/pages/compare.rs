@@ -4,7 +4,8 @@
 //! evidence for this prompt and over fresh prompts (`evidence`).
 
 use super::super::backend::{self, Backend};
-use super::super::components::heatmap::{paint, Heatmap, Hover, PooledMap};
+use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
+use super::super::components::thumbnail::Thumbnail;
 use super::super::components::notice::StateNotes;
 use super::columns_in_workers::outputs_from_workers;
 use super::evidence::Evidence;
@@ -16,7 +17,6 @@ use crate::engine::model::{render, lambda_sentence, learnt_lambdas, word, Column
 use crate::state::model_state::{column_of, AttentionKind, ModelState};
 use crate::ui::{after_paint, now_ms, yield_to_browser};
 use crate::viz::colormap::{Contrast, Scale};
-use leptos::html;
 use crate::tr;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -370,15 +370,4 @@ fn GridThumb(l: usize, h: usize, col: usize, state: RwSignal<ModelState>, mine: 
             <span>{net}</span>
         </button>
     }
-}
-
-#[component]
-fn Thumbnail(map: Memo<Option<PooledMap>>) -> impl IntoView {
-    let canvas = NodeRef::<html::Canvas>::new();
-    Effect::new(move |_| {
-        if let (Some(c), Some(m)) = (canvas.get(), map.get()) {
-            paint(&c, &m);
-        }
-    });
-    view! { <canvas node_ref=canvas aria-hidden="true"></canvas> }
 }

@@ -45,6 +45,7 @@ fn open_link(step: &Step, state: &LessonState, figure_link: Option<String>) -> (
         }
         Opens::Arch => (figure_link.unwrap_or_else(|| Route::to(Page::Arch, vec![]).to_hash()), tr!("lesson-open-arch")),
         Opens::Explorer => (Route::to(Page::Model, ModelState::default().to_params()).to_hash(), tr!("lesson-open-explorer")),
+        Opens::Text => (Route::to(Page::Text, vec![]).to_hash(), tr!("lesson-open-text")),
     }
 }
 

@@ -7,6 +7,7 @@ use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::components::readout::readable;
 use super::super::components::slider::Slider;
 use super::lab::{context_chart, lambda_chart, lambda_marker};
+use super::lesson_text::TextFigure;
 use super::lesson_models::{ModelsFigure, PaperFigure};
 use crate::engine::arch::ArchConfig;
 use crate::engine::lab::{context_lengths, noise_mass_point, LabRun, MapKind};
@@ -43,6 +44,7 @@ pub fn StepFigure(step: usize, state: RwSignal<LessonState>, figure_link: RwSign
         Figure::Cost => view! { <CostFigure step figure_link /> }.into_any(),
         Figure::Models => view! { <ModelsFigure /> }.into_any(),
         Figure::Paper => view! { <PaperFigure /> }.into_any(),
+        Figure::Text => view! { <TextFigure /> }.into_any(),
         _ => view! { <LabFigure step=s state /> }.into_any(),
     }
 }

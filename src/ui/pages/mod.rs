@@ -9,6 +9,7 @@ pub mod lab;
 mod lab_problem;
 mod lesson_figures;
 mod lesson_models;
+mod lesson_text;
 pub mod lesson;
 mod lambda_panel;
 mod layer_view;

@@ -6,6 +6,7 @@
 use super::super::super::components::download;
 use super::super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::explorer::kind_title;
+use super::grid::TextHeadGrid;
 use super::session::TextSession;
 use crate::core::config::AttentionKind;
 use crate::engine::text::run::{TextRun, NEAR};
@@ -31,7 +32,7 @@ fn strip_style(loss: Option<f32>) -> String {
 }
 
 /// The map as the Heatmap draws it (one cell per character: at most 128, no pooling).
-fn pooled(m: &crate::core::linalg::Mat, diverging: bool) -> PooledMap {
+pub(super) fn pooled(m: &crate::core::linalg::Mat, diverging: bool) -> PooledMap {
     let vmax = m.iter().fold(0.0f32, |a, v| a.max(v.abs())).max(1e-6);
     PooledMap { r: m.nrows(), values: Arc::new(m.iter().copied().collect()), scale: Scale { diverging, vmax, contrast: Contrast::Sqrt } }
 }
@@ -127,6 +128,7 @@ pub fn TextColumn(index: usize, state: RwSignal<TextState>, session: TextSession
             <Heatmap id=format!("text-map-{}", kind.slug()) title explain=tr!("text-map-explain") map=combined n signal_keys=no_keys hover marked_row=last_row marked_note="text-map-queries-marked" labels=axis file=file("map") />
             <p class="axis-note" id=format!("lambda-{}", kind.slug())>{lambda}</p>
             <p class="caption" id=format!("caption-{}", kind.slug())>{caption}</p>
+            <TextHeadGrid kind state run />
             {differential.then(|| view! {
                 <details class="branches">
                     <summary>{tr!("text-branches")}</summary>

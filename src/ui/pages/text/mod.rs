@@ -3,13 +3,14 @@
 
 mod column;
 mod controls;
+mod grid;
 mod results;
 mod session;
 
 use super::super::components::notice::{NoticeBar, StateNotes};
 use super::super::route::{Page, Router};
 use super::explorer::{Status, StatusLine};
-use crate::engine::text::CONTEXT;
+use crate::engine::text::{CONTEXT, STEP};
 use crate::state::text_state::TextState;
 use crate::tr;
 use column::TextColumn;
@@ -49,7 +50,7 @@ fn text_notices(session: TextSession) -> Vec<String> {
             lines.push(tr!("text-type-something"));
         }
         if t.cut > 0 {
-            lines.push(tr!("text-cut", context = CONTEXT, cut = t.cut));
+            lines.push(tr!("text-cut", context = t.chars.len(), cut = t.cut, max = CONTEXT, step = STEP));
         }
         if !t.unknown.is_empty() {
             lines.push(tr!("text-unknown", chars = t.unknown.iter().collect::<String>()));

@@ -1,0 +1,16 @@
+//! A map as a small canvas (a head grid's button face), repainted when its map changes.
+
+use super::heatmap::{paint, PooledMap};
+use leptos::html;
+use leptos::prelude::*;
+
+#[component]
+pub fn Thumbnail(map: Memo<Option<PooledMap>>) -> impl IntoView {
+    let canvas = NodeRef::<html::Canvas>::new();
+    Effect::new(move |_| {
+        if let (Some(c), Some(m)) = (canvas.get(), map.get()) {
+            paint(&c, &m);
+        }
+    });
+    view! { <canvas node_ref=canvas aria-hidden="true"></canvas> }
+}
