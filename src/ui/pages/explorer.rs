@@ -153,13 +153,26 @@ pub fn signed(v: f64) -> String {
     }
 }
 
+impl Status {
+    /// The state in no language, for scripts and tests (`data-status`).
+    pub fn slug(&self) -> &'static str {
+        match self {
+            Status::Loading(_) => "loading",
+            Status::Computing => "computing",
+            Status::Ready => "ready",
+            Status::Failed(_) => "failed",
+            Status::RunFailed(_) => "run-failed",
+        }
+    }
+}
+
 /// Where the models stand: loading (which file), computed, or why not, with a button that
 /// loads again (`attempt` is what the loading effects track).
 #[component]
 pub fn StatusLine(status: RwSignal<Status>, attempt: RwSignal<u32>, #[prop(optional, into)] ready: Option<String>) -> impl IntoView {
     let ready = ready.unwrap_or_else(|| crate::tr!("status-ready"));
     view! {
-        <p class="axis-note" id="model-status" role="status">{move || match status.get() {
+        <p class="axis-note" id="model-status" role="status" data-status=move || status.with(Status::slug)>{move || match status.get() {
             Status::Loading(what) => crate::tr!("status-loading", what = what),
             Status::Computing => crate::tr!("status-computing"),
             Status::Ready => ready.clone(),

@@ -59,24 +59,13 @@ fn text_notices(session: TextSession) -> Vec<String> {
     })
 }
 
-/// The page's state for scripts and tests, in no language.
-fn status_slug(s: &Status) -> &'static str {
-    match s {
-        Status::Loading(_) => "loading",
-        Status::Computing => "computing",
-        Status::Ready => "ready",
-        Status::Failed(_) => "failed",
-        Status::RunFailed(_) => "run-failed",
-    }
-}
-
 #[component]
 pub fn TextPage() -> impl IntoView {
     let (state, notes) = linked_state(Router::get());
     let session = TextSession::new(state);
     let timing = move || session.last_ms.get().map(|ms| tr!("text-timing", ms = format!("{ms:.0}")));
     view! {
-        <section class="page text" data-status=move || status_slug(&session.status.get())>
+        <section class="page text" data-status=move || session.status.with(Status::slug)>
             <h2>{tr!("page-text")}</h2>
             <p class="explain">{tr!("text-intro", context = CONTEXT)}</p>
             <NoticeBar id="link-notices" lines=Signal::derive(move || state.with(|s| notes.lines_for(s))) on_dismiss=Callback::new(move |_| notes.clear()) />
