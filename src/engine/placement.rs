@@ -47,7 +47,12 @@ impl Placement {
     /// the passes again there), and says so, unless the state decides without an adapter
     /// (the CPU core chosen, quantised logits).
     pub fn while_asking(state: &ModelState) -> Self {
-        match Self::decide(state.on, Some(Adapter { name: "", software: false }), state.bits) {
+        Self::while_asking_on(state.on, state.bits)
+    }
+
+    /// [`Placement::while_asking`] for any page: the reader's choice and logit precision.
+    pub fn while_asking_on(choice: ComputeOn, bits: Option<u32>) -> Self {
+        match Self::decide(choice, Some(Adapter { name: "", software: false }), bits) {
             Placement::Gpu { .. } => Placement::Cpu { why: tr!("why-asking") },
             decided => decided,
         }

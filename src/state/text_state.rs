@@ -2,6 +2,7 @@
 //! the map shown, V1's λ, and how "Write on" samples. One table of numeric knobs drives
 //! link parsing, clamping notices, the sliders' bounds and the link written back.
 
+use super::model_state::{ComputeOn, V2Lambda, V2_PIN_RANGE, V2_SCALE_RANGE};
 use super::query::read_clamped;
 use crate::tr;
 
@@ -21,15 +22,19 @@ pub struct TextState {
     pub head: usize,
     /// DIFF V1's λ in the shown layer (`None`: the learnt one).
     pub v1_lambda: Option<f32>,
+    /// DIFF V2's per-token λ: learnt, scaled in every layer, or pinned to one value.
+    pub v2_lambda: V2Lambda,
     /// Sampling temperature; 0 writes greedily (the likeliest character).
     pub temperature: f32,
     pub top_k: usize,
     pub seed: u64,
+    /// Where the columns' passes run (`on=`), decided as in the explorer.
+    pub on: ComputeOn,
 }
 
 impl Default for TextState {
     fn default() -> Self {
-        Self { text: DEFAULT_TEXT.to_string(), checkpoint: 4, layer: 3, head: 0, v1_lambda: None, temperature: 0.8, top_k: 10, seed: 1 }
+        Self { text: DEFAULT_TEXT.to_string(), checkpoint: 4, layer: 3, head: 0, v1_lambda: None, v2_lambda: V2Lambda::Learnt, temperature: 0.8, top_k: 10, seed: 1, on: ComputeOn::Auto }
     }
 }
 
@@ -61,10 +66,23 @@ pub const CHECKPOINT: TextKnob = TextKnob { key: "ckpt", label_key: "text-knob-c
 pub const LAYER: TextKnob = TextKnob { key: "layer", label_key: "text-knob-layer", min: 0.0, max: 63.0, step: 1.0, get: |s| s.layer as f64, put: |s, v| s.layer = v as usize };
 pub const HEAD: TextKnob = TextKnob { key: "head", label_key: "text-knob-head", min: 0.0, max: 63.0, step: 1.0, get: |s| s.head as f64, put: |s, v| s.head = v as usize };
 pub const V1_LAMBDA: TextKnob = TextKnob { key: "lambda", label_key: "text-knob-lambda", min: -1.0, max: 2.0, step: 0.01, get: |s| s.v1_lambda.unwrap_or(0.0) as f64, put: |s, v| s.v1_lambda = Some(v as f32) };
+pub const V2_SCALE: TextKnob = TextKnob { key: "v2_scale", label_key: "text-knob-v2-scale", min: V2_SCALE_RANGE.0 as f64, max: V2_SCALE_RANGE.1 as f64, step: 0.05, get: |s| match s.v2_lambda { V2Lambda::Scale(f) => f as f64, _ => 1.0 }, put: |s, v| s.v2_lambda = V2Lambda::Scale(v as f32) };
+pub const V2_PIN: TextKnob = TextKnob { key: "v2_pin", label_key: "text-knob-v2-pin", min: V2_PIN_RANGE.0 as f64, max: V2_PIN_RANGE.1 as f64, step: 0.01, get: |s| match s.v2_lambda { V2Lambda::Pin(v) => v as f64, _ => 0.5 }, put: |s, v| s.v2_lambda = V2Lambda::Pin(v as f32) };
 pub const TEMPERATURE: TextKnob = TextKnob { key: "temp", label_key: "text-knob-temp", min: 0.0, max: 2.0, step: 0.05, get: |s| s.temperature as f64, put: |s, v| s.temperature = v as f32 };
 pub const TOP_K: TextKnob = TextKnob { key: "topk", label_key: "text-knob-topk", min: 1.0, max: 100.0, step: 1.0, get: |s| s.top_k as f64, put: |s, v| s.top_k = v as usize };
 pub const SEED: TextKnob = TextKnob { key: "seed", label_key: "text-knob-seed", min: 0.0, max: 1e9, step: 1.0, get: |s| s.seed as f64, put: |s, v| s.seed = v as u64 };
-pub const KNOBS: [TextKnob; 7] = [CHECKPOINT, LAYER, HEAD, V1_LAMBDA, TEMPERATURE, TOP_K, SEED];
+pub const KNOBS: [TextKnob; 9] = [CHECKPOINT, LAYER, HEAD, V1_LAMBDA, V2_SCALE, V2_PIN, TEMPERATURE, TOP_K, SEED];
+
+/// Whether a knob is in the link: V1's λ once set, V2's scale or pin while it is the
+/// mode, any other knob away from its default.
+fn in_link(knob: &TextKnob, s: &TextState) -> bool {
+    match knob.key {
+        "lambda" => s.v1_lambda.is_some(),
+        "v2_scale" => matches!(s.v2_lambda, V2Lambda::Scale(_)),
+        "v2_pin" => matches!(s.v2_lambda, V2Lambda::Pin(_)),
+        _ => (knob.get)(s) != (knob.get)(&TextState::default()),
+    }
+}
 
 /// The last `max` characters of `text`.
 pub fn last_chars(text: &str, max: usize) -> &str {
@@ -90,6 +108,13 @@ impl TextState {
                 s.text = kept.to_string();
                 continue;
             }
+            if key == "on" {
+                match ComputeOn::ALL.into_iter().find(|c| c.slug() == raw) {
+                    Some(on) => s.on = on,
+                    None => notices.push(tr!("note-on", raw = raw.as_str())),
+                }
+                continue;
+            }
             let Some(knob) = KNOBS.iter().find(|k| k.key == key) else {
                 notices.push(tr!("note-unknown", key = key.as_str()));
                 continue;
@@ -101,16 +126,14 @@ impl TextState {
         (s, notices)
     }
 
-    /// The link: the text and every knob that is not at its default (V1's λ only when set).
+    /// The link: the text, every knob [`in_link`], and where the passes run unless automatic.
     pub fn to_params(&self) -> Vec<(String, String)> {
-        let default = Self::default();
         let mut out = vec![("text".to_string(), last_chars(&self.text, LINK_TEXT_MAX).to_string())];
-        for knob in KNOBS {
-            let v = (knob.get)(self);
-            let differs = if knob.key == V1_LAMBDA.key { self.v1_lambda.is_some() } else { v != (knob.get)(&default) };
-            if differs {
-                out.push((knob.key.to_string(), format_number(v)));
-            }
+        for knob in KNOBS.iter().filter(|k| in_link(k, self)) {
+            out.push((knob.key.to_string(), format_number((knob.get)(self))));
+        }
+        if self.on != ComputeOn::Auto {
+            out.push(("on".to_string(), self.on.slug().to_string()));
         }
         out
     }
@@ -137,12 +160,15 @@ mod tests {
 
     #[test]
     fn a_link_round_trips_and_bad_values_are_clamped_with_notices() {
-        let s = TextState { text: "Out, out, brief candle!\n中 😀".into(), layer: 1, head: 2, v1_lambda: Some(-0.25), temperature: 0.0, ..TextState::default() };
-        let (back, notes) = TextState::from_params(&pairs(&super::super::query::format(&s.to_params())));
-        assert_eq!((back, notes), (s, vec![]));
-        let (t, notes) = TextState::from_params(&pairs("layer=99&temp=abc&lambda=5&zzz=1"));
-        assert_eq!((t.layer, t.temperature, t.v1_lambda), (63, 0.8, Some(2.0)));
-        assert_eq!(notes.len(), 4, "{notes:?}");
+        let s = TextState { text: "Out, out, brief candle!\n中 😀".into(), layer: 1, head: 2, v1_lambda: Some(-0.25), temperature: 0.0, on: ComputeOn::Cpu, ..TextState::default() };
+        for v2 in [V2Lambda::Learnt, V2Lambda::Scale(1.5), V2Lambda::Pin(0.0)] {
+            let s = TextState { v2_lambda: v2, ..s.clone() };
+            let (back, notes) = TextState::from_params(&pairs(&super::super::query::format(&s.to_params())));
+            assert_eq!((back, notes), (s, vec![]));
+        }
+        let (t, notes) = TextState::from_params(&pairs("layer=99&temp=abc&lambda=5&zzz=1&on=tpu&v2_pin=9"));
+        assert_eq!((t.layer, t.temperature, t.v1_lambda, t.on, t.v2_lambda), (63, 0.8, Some(2.0), ComputeOn::Auto, V2Lambda::Pin(V2_PIN_RANGE.1)));
+        assert_eq!(notes.len(), 6, "{notes:?}");
         assert!(TextState::default().to_params().len() == 1, "only the text at the defaults");
     }
 

@@ -15,6 +15,8 @@ use leptos::prelude::*;
 #[component]
 pub fn App() -> impl IntoView {
     let backend = RwSignal::new(Backend::Detecting);
+    // Pages that need the adapter (the text page) take it from the context.
+    provide_context(backend);
     leptos::task::spawn_local(async move {
         let found = detect(backend).await;
         backend.set(found);

@@ -1,6 +1,6 @@
 //! Which compute path the page uses, found once at start-up, and the GPU it holds.
 
-use crate::engine::placement::Placement;
+use crate::engine::placement::{Adapter, ComputeOn, Placement};
 use crate::gpu::context::{looks_software, GpuContext};
 use crate::state::model_state::ModelState;
 use leptos::prelude::*;
@@ -66,9 +66,14 @@ pub fn adapter(backend: &Backend) -> Option<Option<(String, bool)>> {
 
 /// Where an explorer state's passes run, by what [`adapter`] knows.
 pub fn placement(adapter: &Option<Option<(String, bool)>>, state: &ModelState) -> Placement {
+    placement_on(adapter, state.on, state.bits)
+}
+
+/// [`placement`] for any page: the reader's choice and logit precision.
+pub fn placement_on(adapter: &Option<Option<(String, bool)>>, on: ComputeOn, bits: Option<u32>) -> Placement {
     match adapter {
-        None => Placement::while_asking(state),
-        Some(known) => Placement::for_state(state, known.as_ref()),
+        None => Placement::while_asking_on(on, bits),
+        Some(known) => Placement::decide(on, known.as_ref().map(|(name, software)| Adapter { name, software: *software }), bits),
     }
 }
 

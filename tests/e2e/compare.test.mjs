@@ -4,15 +4,12 @@
 // screen (text, pixels, bars), in both modes: WebGPU (SwiftShader) and the CPU fallback.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, artifact, pixels, pixelsChange } from './harness.mjs';
+import { start, artifact, pixels, pixelsChange, KINDS, text, textChanges } from './harness.mjs';
 
-const KINDS = ['baseline', 'diff_v1', 'diff_v2'];
 /** The prompt on screen, as words. */
 const promptWords = (page) => page.$$eval('#prompt .tok', (els) => els.map((e) => e.textContent).join(' '));
-const text = (page, sel) => page.textContent(sel);
-const textChanges = (page, sel, before, timeout = 15_000) => page.waitForFunction(({ sel, before }) => document.querySelector(sel)?.textContent !== before, { sel, before }, { timeout });
 /** Every column shows its predictions and the status says where they were computed. */
-const compareReady = (page) => page.waitForFunction((kinds) => document.querySelector('#model-status')?.textContent.startsWith('Computed') && kinds.every((k) => document.querySelectorAll(`#col-${k} .predictions li`).length > 0), KINDS, { timeout: 30_000 });
+const compareReady = (page) => page.waitForFunction((kinds) => document.querySelector('#model-status')?.dataset.status === 'ready' && kinds.every((k) => document.querySelectorAll(`#col-${k} .predictions li`).length > 0), KINDS, { timeout: 30_000 });
 /** Runs done: the progress line says so. */
 const runDone = (page, panel, timeout = 120_000) => page.waitForFunction((p) => /^Done/.test(document.querySelector(`${p} .run-progress`)?.textContent || ''), panel, { timeout });
 

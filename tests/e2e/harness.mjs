@@ -58,6 +58,27 @@ export async function start(mode, { phone = false, density = 1, colorScheme = 'l
   return { url, open, errors, stop, context, server };
 }
 
+/** The three models, in the order every page shows them. */
+export const KINDS = ['baseline', 'diff_v1', 'diff_v2'];
+/** The text of `sel`. */
+export const text = (page, sel) => page.textContent(sel);
+/** Waits until `sel`'s text differs from `before`. */
+export const textChanges = (page, sel, before, timeout = 15_000) => page.waitForFunction(({ sel, before }) => document.querySelector(sel)?.textContent !== before, { sel, before }, { timeout });
+
+/** The explorer (either view) has computed: its status line says so in no language
+ * (`data-status`) and predictions are on screen; a timeout says what the page showed. */
+export async function modelReady(page, timeout = 30_000) {
+  try {
+    await page.waitForFunction(() => document.querySelector('#model-status')?.dataset.status === 'ready' && document.querySelectorAll('#predictions li, .predictions li').length > 0, null, { timeout });
+  } catch (e) {
+    const seen = await page.evaluate(() => ({ url: location.href, h2: document.querySelector('main h2')?.textContent, status: document.querySelector('#model-status')?.textContent, predictions: document.querySelectorAll('#predictions li, .predictions li').length, banner: document.querySelector('#fatal-error')?.textContent }));
+    throw new Error(`the explorer never showed its predictions: ${JSON.stringify(seen)}`);
+  }
+}
+
+/** The lab has a problem on screen and none coming (`data-status`, in no language). */
+export const labReady = (page, timeout = 60_000) => page.waitForFunction(() => document.querySelector('section.lab')?.dataset.status === 'ready' && document.querySelector('#compute-note')?.textContent, null, { timeout });
+
 export function artifact(name) {
   return path.join(ARTIFACTS, name);
 }

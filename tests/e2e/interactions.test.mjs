@@ -5,20 +5,8 @@
 // fallback. DIFFLENS_DIST=<an older build> runs them against that build.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, artifact, pixels, pixelsChange } from './harness.mjs';
+import { start, artifact, pixels, pixelsChange, text, textChanges, modelReady, labReady } from './harness.mjs';
 
-const text = (page, sel) => page.textContent(sel);
-const modelReady = async (page) => {
-  try {
-    await page.waitForFunction(() => document.querySelector('#model-status')?.textContent.startsWith('Computed') && document.querySelectorAll('#predictions li, .predictions li').length > 0, null, { timeout: 30_000 });
-  } catch (e) {
-    const seen = await page.evaluate(() => ({ url: location.href, h2: document.querySelector('main h2')?.textContent, status: document.querySelector('#model-status')?.textContent, predictions: document.querySelectorAll('#predictions li').length, banner: document.querySelector('#fatal-error')?.textContent }));
-    throw new Error(`the explorer never showed its predictions: ${JSON.stringify(seen)}`);
-  }
-};
-const labReady = (page) => page.waitForFunction(() => document.querySelector('#compute-note')?.textContent.startsWith('Computed on') && !document.querySelector('#busy-note')?.textContent, null, { timeout: 60_000 });
-/** Waits until `sel`'s text differs from `before`. */
-const textChanges = (page, sel, before, timeout = 15_000) => page.waitForFunction(({ sel, before }) => document.querySelector(sel)?.textContent !== before, { sel, before }, { timeout });
 /** Presses `key` on a focused control, as a keyboard user does. */
 const press = async (page, sel, key, times = 1) => {
   await page.focus(sel);

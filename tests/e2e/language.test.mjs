@@ -4,7 +4,7 @@
 // reads as Chinese (CJK characters are at least 60% of the letters on screen). Both modes.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, artifact } from './harness.mjs';
+import { start, artifact, text } from './harness.mjs';
 
 /** The share of CJK characters among the letters of the visible text (`sel`), leaving
  * out the prompt's words: the trained models' vocabulary is English words, which no
@@ -18,7 +18,6 @@ const cjkShare = (page, sel = 'body') => page.evaluate((sel) => {
   const latin = (text.match(/[A-Za-z]/g) || []).length;
   return cjk / Math.max(1, cjk + latin);
 }, sel);
-const text = (page, sel) => page.textContent(sel);
 /** The lesson's figure has its sentence (the figure was computed). */
 const factsShown = (page) => page.waitForFunction(() => document.querySelector('#figure-facts')?.textContent.trim().length > 0, null, { timeout: 60_000 });
 
@@ -128,7 +127,7 @@ describe('languages: what the reader loaded from disk stays (CPU mode)', () => {
   it('a switch of language keeps your own model and a layer file on screen', async () => {
     const models = new URL('../../www/models/', import.meta.url).pathname;
     const page = await b.open('#/model?view=single&model=baseline');
-    await page.waitForFunction(() => document.querySelector('#model-status')?.textContent.startsWith('Computed'), null, { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelector('#model-status')?.dataset.status === 'ready', null, { timeout: 30_000 });
     await page.click('#own-model summary');
     await page.setInputFiles('#own-files', [`${models}diff_v1/config.json`, `${models}diff_v1/step-03200.safetensors`]);
     await page.waitForSelector('#model-a2');

@@ -2,9 +2,9 @@
 // maps of any layer and head, training progress, and clear messages for bad input.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, artifact, pixels, pixelsChange } from './harness.mjs';
+import { start, artifact, pixels, pixelsChange, modelReady } from './harness.mjs';
 
-const ready = (page) => page.waitForFunction(() => document.querySelector('#model-status')?.textContent.startsWith('Computed') && document.querySelectorAll('#predictions li').length > 0, null, { timeout: 30_000 });
+const ready = (page) => modelReady(page);
 
 test('model explorer', async () => {
   const b = await start('cpu');

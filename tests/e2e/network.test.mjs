@@ -24,7 +24,7 @@ for (const mode of ['gpu', 'cpu']) {
       // The network comes back: one click loads the three models and computes.
       await page.unroute('**/models/**');
       await page.click('#model-retry');
-      await page.waitForFunction(() => document.querySelector('#model-status')?.textContent.startsWith('Computed'), null, { timeout: 30_000 });
+      await page.waitForFunction(() => document.querySelector('#model-status')?.dataset.status === 'ready', null, { timeout: 30_000 });
       assert.equal(await page.locator('#model-error').count(), 0, 'the error went with the retry');
       assert.ok(await page.locator('#col-diff_v2 .predictions li').count() > 0, 'the predictions are on screen');
 
@@ -36,7 +36,7 @@ for (const mode of ['gpu', 'cpu']) {
       assert.match(await page.textContent('#model-error'), /did not answer within 1\.5 s/);
       await page.unroute('**/models/**');
       await page.click('#model-retry');
-      await page.waitForFunction(() => document.querySelector('#model-status')?.textContent.startsWith('Computed'), null, { timeout: 30_000 });
+      await page.waitForFunction(() => document.querySelector('#model-status')?.dataset.status === 'ready', null, { timeout: 30_000 });
       assert.deepEqual(b.errors.filter((e) => !/Failed to load resource|ERR_CONNECTION|net::/.test(e)), [], 'no other console errors');
     } finally {
       await b.stop();

@@ -41,7 +41,7 @@ for (const mode of ['gpu', 'cpu']) {
       assert.equal(await predictions(page), online, 'the same predictions offline');
       // A page and a checkpoint never opened before are saved too.
       const single = await b.open('#/model?view=single&model=diff_v1&ckpt=2');
-      await single.waitForFunction(() => document.querySelector('#model-status')?.textContent.startsWith('Computed') && document.querySelectorAll('#predictions li').length > 0, null, { timeout: 30_000 });
+      await single.waitForFunction(() => document.querySelector('#model-status')?.dataset.status === 'ready' && document.querySelectorAll('#predictions li').length > 0, null, { timeout: 30_000 });
       const lab = await b.open('#/lab?n=64');
       await lab.waitForFunction(() => document.querySelector('#snr-diff')?.dataset.value, null, { timeout: 30_000 });
       await lab.screenshot({ path: artifact(`offline-lab-${mode}.png`) });

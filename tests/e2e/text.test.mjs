@@ -4,9 +4,8 @@
 // pixels and labels, the written text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, artifact, pixels, pixelsChange } from './harness.mjs';
+import { start, artifact, pixels, pixelsChange, KINDS } from './harness.mjs';
 
-const KINDS = ['baseline', 'diff_v1', 'diff_v2'];
 /** Characters the models read of a text of `n`: all up to 128, then a window that moves on 32 at a time. */
 const windowOf = (n) => (n <= 128 ? n : 97 + ((n - 97) % 32));
 
@@ -30,6 +29,8 @@ for (const mode of ['cpu', 'gpu']) {
         assert.equal(await page.locator(`#strip-${k} .ch`).count(), windowOf([...text].length), `${k}: one shaded character each`);
         assert.match(await page.textContent(`#mean-${k}`), /\d\.\d\d nats per character/);
         assert.match(await page.textContent(`#caption-${k}`), /last character's row puts -?\d\.\d\d of its weight on the last 9 characters/);
+        // Auto: the CPU core on SwiftShader (a software adapter) and without WebGPU.
+        assert.match(await page.textContent(`#where-${k}`), /^Computed on the CPU core/);
       }
       await page.screenshot({ path: artifact(`text-${mode}.png`), fullPage: true });
 
@@ -57,6 +58,36 @@ for (const mode of ['cpu', 'gpu']) {
       assert.equal(await strip(page, 'diff_v2'), before.diff_v2, 'DIFF V2 did not move');
       await page.click('#lambda-learnt');
       await page.waitForFunction((b) => [...document.querySelectorAll('#strip-diff_v1 .ch')].map((s) => s.dataset.loss ?? '').join(',') === b, before.diff_v1, { timeout: 30_000 });
+
+      // V2's λ scaled by keys changes V2's column only, and its link key; back to learnt.
+      await page.focus('#v2_scale');
+      await page.keyboard.press('End');
+      await page.waitForFunction((b) => [...document.querySelectorAll('#strip-diff_v2 .ch')].map((s) => s.dataset.loss ?? '').join(',') !== b, before.diff_v2, { timeout: 30_000 });
+      await ready(page);
+      assert.equal(await strip(page, 'baseline'), before.baseline, 'the baseline did not move');
+      assert.equal(await strip(page, 'diff_v1'), before.diff_v1, 'DIFF V1 did not move');
+      await page.waitForFunction(() => /[?&]v2_scale=3(&|$)/.test(location.hash), null, { timeout: 10_000 });
+      await page.click('#v2-lambda-learnt');
+      await page.waitForFunction((b) => [...document.querySelectorAll('#strip-diff_v2 .ch')].map((s) => s.dataset.loss ?? '').join(',') === b, before.diff_v2, { timeout: 30_000 });
+
+      if (mode === 'gpu') {
+        // Chosen in the menu, WebGPU (SwiftShader) computes the columns: the same top five
+        // and each character's loss within 2e-4 nats (the strip's 4 decimals; 1e-4 natively).
+        const tops = await Promise.all(KINDS.map((k) => top(page, k)));
+        await page.selectOption('#compute-on', 'gpu');
+        await page.waitForFunction(() => [...document.querySelectorAll('.text-column .where')].every((p) => p.textContent.startsWith('Computed on WebGPU')), null, { timeout: 60_000 });
+        await ready(page);
+        assert.deepEqual(await Promise.all(KINDS.map((k) => top(page, k))), tops);
+        for (const k of KINDS) {
+          const [g, c] = [(await strip(page, k)).split(','), before[k].split(',')];
+          const worst = Math.max(...g.map((v, i) => (v === '' ? 0 : Math.abs(Number(v) - Number(c[i])))));
+          assert.ok(g.length === c.length && worst < 2e-4, `${k}: losses on WebGPU within 2e-4 of the CPU core (${worst})`);
+        }
+        await page.waitForFunction(() => /[?&]on=gpu(&|$)/.test(location.hash), null, { timeout: 10_000 });
+        await page.selectOption('#compute-on', 'auto');
+        await page.waitForFunction(() => [...document.querySelectorAll('.text-column .where')].every((p) => p.textContent.startsWith('Computed on the CPU core')), null, { timeout: 60_000 });
+        await ready(page);
+      }
 
       // A click on a thumbnail of the head grid shows that layer and head in every column.
       const grid = '#text-grid-diff_v2';

@@ -11,7 +11,7 @@ const PAGES = [
   ['#/learn?step=4', () => document.querySelector('#figure-facts')?.textContent.trim()],
   ['#/lab?n=256', () => document.querySelector('#snr-diff')?.dataset.value && document.querySelector('#chart-lambda')?.dataset.drawn === 'true'],
   ['#/model?view=compare', () => document.querySelectorAll('.predictions li').length === 3 && document.querySelector('#net-table td')],
-  ['#/model?view=single', () => document.querySelector('#model-status')?.textContent.startsWith('Computed') && document.querySelectorAll('#predictions li').length > 0],
+  ['#/model?view=single', () => document.querySelector('#model-status')?.dataset.status === 'ready' && document.querySelectorAll('#predictions li').length > 0],
   ['#/arch', () => !!document.querySelector('#arch-table td')],
 ];
 

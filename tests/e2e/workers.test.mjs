@@ -14,7 +14,7 @@
 // page and the next prompt to a fresh one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, artifact, pixels } from './harness.mjs';
+import { start, artifact, pixels, KINDS } from './harness.mjs';
 
 const LINK = '#/model?view=compare&ctx=256&seed=3';
 const ready = (page) => page.waitForFunction(() => document.querySelectorAll('.predictions li').length === 3, null, { timeout: 30_000 });
@@ -221,7 +221,6 @@ for (const [mode, fault] of [['cpu', 'panic'], ['gpu', 'oom']]) {
   });
 }
 
-const KINDS = ['baseline', 'diff_v1', 'diff_v2'];
 
 /** What a student sees of the explorer's three columns: predictions, net weights and maps. */
 async function columns(page) {

@@ -8,6 +8,8 @@ use crate::core::char_lm::{next_token_losses, top_k};
 use crate::core::char_vocab::CharVocab;
 use crate::core::config::AttentionKind;
 use crate::core::model::{ForwardOptions, Model, ModelOutput};
+use crate::gpu::context::GpuContext;
+use crate::gpu::model::GpuModel;
 
 /// Keys counted as "near" in the caption: the character itself and the 8 before it.
 pub const NEAR: usize = 9;
@@ -52,6 +54,18 @@ impl TextRun {
         let opts = ForwardOptions { maps: MapRequest::All, lambda: lambda.clone(), ..Default::default() };
         let output = model.forward(&typed.tokens, &opts).map_err(|e| super::super::model::weights_message(&e))?;
         Ok(Self::from_output(model.config.attention, vocab, typed, output, lambda))
+    }
+
+    /// The same column computed on the GPU: one whole pass with every map read back (the
+    /// GPU keeps no keys and values between passes, so every change runs the window
+    /// whole). Equal to [`TextRun::of`] within the GPU's tolerances (`tests/gpu_text.rs`).
+    pub async fn on_gpu(gpu: (&GpuContext, &GpuModel), kind: AttentionKind, vocab: &CharVocab, typed: TypedText, lambda: LambdaOverride) -> Result<Self, String> {
+        if typed.is_empty() {
+            return Err(crate::tr!("text-empty"));
+        }
+        let opts = ForwardOptions { maps: MapRequest::All, lambda: lambda.clone(), ..Default::default() };
+        let output = gpu.1.forward_with(gpu.0, &typed.tokens, &opts).await?;
+        Ok(Self::from_output(kind, vocab, typed, output, lambda))
     }
 
     /// The run on `typed` (not empty) with the same λ, from this earlier run: where the

@@ -4,6 +4,7 @@ pub mod axis_labels;
 pub mod canvas;
 pub mod notice;
 pub mod chart;
+pub mod compute_on;
 pub mod download;
 pub mod heatmap;
 pub mod heatmap_export;

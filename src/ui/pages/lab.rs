@@ -214,7 +214,8 @@ pub fn LabPage(backend: RwSignal<Backend>) -> impl IntoView {
     let Runs { pending, gpu_note, computed_on, timing, .. } = runs;
     let n = pictures.n;
     view! {
-        <section class="page lab">
+        // The lab's state in no language, for scripts and tests: a problem on screen and none coming.
+        <section class="page lab" data-status=move || match (pending.with(Option::is_some), n.get()) { (true, _) => "computing", (false, 0) => "loading", _ => "ready" }>
             <h2>{tr!("lab-title")}</h2>
             <p class="explain">{tr!("lab-intro")}</p>
             <NoticeBar id="link-notices" heading=tr!("notice-adjusted") lines=Signal::derive(move || state.with(|s| notes.lines_for(s))) on_dismiss=Callback::new(move |_| notes.clear()) />

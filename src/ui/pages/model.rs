@@ -3,6 +3,7 @@
 //! controls both views share.
 
 use super::super::backend::Backend;
+use super::super::components::compute_on::ComputeOnSelect;
 use super::super::components::notice::{NoticeBar, StateNotes};
 use super::super::route::{Page, Router};
 use super::compare::CompareView;
@@ -10,7 +11,7 @@ use super::explorer::{kind_title, options};
 use super::kept::Kept;
 use super::own_model::OwnModel;
 use super::single::SingleView;
-use crate::state::model_state::{AttentionKind, ComputeOn, Knob, ModelState, View, BITS, CHECKPOINT, CONTEXTS, DEPTH, NEEDLES, QUERIES};
+use crate::state::model_state::{AttentionKind, Knob, ModelState, View, BITS, CHECKPOINT, CONTEXTS, DEPTH, NEEDLES, QUERIES};
 use crate::tr;
 use leptos::prelude::*;
 
@@ -120,35 +121,12 @@ pub(super) fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signa
                 <select id="bits" on:change=set(|s, v| s.bits = v.parse().ok().filter(|b| BITS.contains(b)))>
                     {options(std::iter::once(("32".to_string(), tr!("bits-f32"))).chain(BITS.iter().map(|b| (b.to_string(), tr!("bits-absmax", bits = *b)))).collect(), move || state.with(|s| s.bits.unwrap_or(32).to_string()))}
                 </select></div>
-            <ComputeOnSelect state backend />
+            <ComputeOnSelect value=Signal::derive(move || state.with(|s| s.on)) on_change=Callback::new(move |on| state.update(|s| s.on = on)) backend />
         </div>
         <div class="buttons" data-key="seed">
             <span>{move || if state.with(|s| s.text.is_some()) { tr!("model-own-prompt-note") } else { String::new() }}</span>
             <span>{tr!("model-prompt-seed")}" "<strong id="prompt-seed">{move || state.with(|s| s.seed)}</strong></span>
             <button id="new-prompt" on:click=move |_| state.update(|s| { s.seed = (js_sys::Math::random() * 1e9) as u64; s.row = None; s.text = None; })>{tr!("model-new-prompt")}</button>
         </div>
-    }
-}
-
-
-/// Where the forward passes run: auto (WebGPU on a hardware GPU), WebGPU, or the CPU
-/// core. Without WebGPU the WebGPU choice is disabled and says why.
-#[component]
-fn ComputeOnSelect(state: RwSignal<ModelState>, backend: RwSignal<Backend>) -> impl IntoView {
-    let no_gpu = move || !backend.with(|b| matches!(b, Backend::WebGpu { .. }));
-    let label = |c: ComputeOn| tr!(match c {
-        ComputeOn::Auto => "on-auto",
-        ComputeOn::Gpu => "on-gpu",
-        ComputeOn::Cpu => "on-cpu",
-    });
-    view! {
-        <div class="control" data-key="on"><label for="compute-on">{tr!("compute-on")}</label>
-            <select id="compute-on" on:change=move |ev| { let v = event_target_value(&ev); state.update(|s| s.on = ComputeOn::ALL.into_iter().find(|c| c.slug() == v).unwrap_or_default()) }>
-                {ComputeOn::ALL.map(|c| view! {
-                    <option value=c.slug() prop:selected=move || state.with(|s| s.on == c) disabled=move || c == ComputeOn::Gpu && no_gpu()>
-                        {move || if c == ComputeOn::Gpu && no_gpu() { tr!("on-gpu-missing") } else { label(c) }}
-                    </option>
-                }).into_iter().collect_view()}
-            </select></div>
     }
 }

@@ -136,6 +136,7 @@ pub fn TextColumn(index: usize, state: RwSignal<TextState>, session: TextSession
                     <Heatmap id=format!("text-a2-{}", kind.slug()) title="A2" map=a2 n signal_keys=no_keys hover marked_row=last_row marked_note="text-map-queries-marked" labels=axis file=file("A2") />
                 </details>
             })}
+            <p class="axis-note where" id=format!("where-{}", kind.slug())>{move || session.computed_on.with(|c| c[index].as_ref().map(|p| p.sentence()))}</p>
             <p class="written" id=format!("written-{}", kind.slug())>{move || session.written.with(|w| w[index].clone())}</p>
         </article>
     }

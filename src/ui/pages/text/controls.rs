@@ -1,9 +1,13 @@
 //! The text page's controls: the checkpoint, the layer and head the maps show, DIFF V1's
-//! λ in that layer (with a way back to the learnt one), and "Write on" with its sampling.
+//! λ in that layer and DIFF V2's λ scaled or pinned (each with a way back to the learnt
+//! one), where the passes run, and "Write on" with its sampling.
 
+use super::super::super::backend::Backend;
+use super::super::super::components::compute_on::ComputeOnSelect;
 use super::super::super::components::slider::Slider;
 use super::session::TextSession;
-use crate::state::text_state::{TextKnob, TextState, CHECKPOINT, HEAD, LAYER, SEED, TEMPERATURE, TOP_K, V1_LAMBDA};
+use crate::state::model_state::V2Lambda;
+use crate::state::text_state::{TextKnob, TextState, CHECKPOINT, HEAD, LAYER, SEED, TEMPERATURE, TOP_K, V1_LAMBDA, V2_PIN, V2_SCALE};
 use crate::tr;
 use leptos::prelude::*;
 
@@ -18,8 +22,9 @@ fn knob_slider(knob: TextKnob, max: f64, state: RwSignal<TextState>, shown: fn(&
 }
 
 #[component]
-pub fn TextControls(state: RwSignal<TextState>, session: TextSession) -> impl IntoView {
+pub fn TextControls(state: RwSignal<TextState>, session: TextSession, backend: RwSignal<Backend>) -> impl IntoView {
     let learnt = move || state.with(|s| s.v1_lambda.is_none());
+    let v2_learnt = move || state.with(|s| s.v2_lambda == V2Lambda::Learnt);
     let toggle = move |_| {
         if session.writing.get_untracked() {
             session.stop();
@@ -34,6 +39,10 @@ pub fn TextControls(state: RwSignal<TextState>, session: TextSession) -> impl In
             {knob_slider(HEAD, 3.0, state, |s| (s.head + 1).to_string())}
             {knob_slider(V1_LAMBDA, V1_LAMBDA.max, state, |s| s.v1_lambda.map(|l| format!("{l:.2}")).unwrap_or_else(|| tr!("text-lambda-learnt")))}
             <button id="lambda-learnt" disabled=learnt on:click=move |_| state.update(|s| s.v1_lambda = None)>{tr!("text-lambda-reset")}</button>
+            {knob_slider(V2_SCALE, V2_SCALE.max, state, |s| match s.v2_lambda { V2Lambda::Scale(f) => format!("×{f:.2}"), _ => tr!("text-lambda-learnt") })}
+            {knob_slider(V2_PIN, V2_PIN.max, state, |s| match s.v2_lambda { V2Lambda::Pin(v) => format!("{v:.2}"), _ => tr!("text-lambda-learnt") })}
+            <button id="v2-lambda-learnt" disabled=v2_learnt on:click=move |_| state.update(|s| s.v2_lambda = V2Lambda::Learnt)>{tr!("text-v2-reset")}</button>
+            <ComputeOnSelect value=Signal::derive(move || state.with(|s| s.on)) on_change=Callback::new(move |on| state.update(|s| s.on = on)) backend />
         </div>
         <div class="controls write-controls">
             {knob_slider(TEMPERATURE, TEMPERATURE.max, state, |s| if s.greedy() { tr!("text-greedy") } else { format!("{:.2}", s.temperature) })}

@@ -7,6 +7,7 @@ mod grid;
 mod results;
 mod session;
 
+use super::super::backend::Backend;
 use super::super::components::notice::{NoticeBar, StateNotes};
 use super::super::route::{Page, Router};
 use super::explorer::{Status, StatusLine};
@@ -62,7 +63,8 @@ fn text_notices(session: TextSession) -> Vec<String> {
 #[component]
 pub fn TextPage() -> impl IntoView {
     let (state, notes) = linked_state(Router::get());
-    let session = TextSession::new(state);
+    let backend = use_context::<RwSignal<Backend>>().unwrap_or_else(|| RwSignal::new(Backend::Detecting));
+    let session = TextSession::new(state, backend);
     let timing = move || session.last_ms.get().map(|ms| tr!("text-timing", ms = format!("{ms:.0}")));
     view! {
         <section class="page text" data-status=move || session.status.with(Status::slug)>
@@ -77,7 +79,7 @@ pub fn TextPage() -> impl IntoView {
                     on:input=move |ev| { let v = event_target_value(&ev); state.update(|s| s.text = v) }></textarea>
             </div>
             <p class="notice" id="text-notices" role="status" class:hidden=move || text_notices(session).is_empty()>{move || text_notices(session).join(&tr!("list-separator"))}</p>
-            <TextControls state session />
+            <TextControls state session backend />
             <p class="axis-note" id="text-timing">{timing}</p>
             <div class="compare text-columns">{(0..3).map(|index| view! { <TextColumn index state session /> }).collect_view()}</div>
             <Results />

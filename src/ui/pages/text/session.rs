@@ -1,20 +1,25 @@
 //! The text page's wiring: loads the vocabulary and the three models (again when the
-//! checkpoint changes), runs the columns when the text or V1's λ changes (one model per
-//! browser task, so no task holds the page for all three; a λ change reruns V1 only),
-//! and drives "Write on" one character per model per task until stopped.
+//! checkpoint changes), runs the columns when the text, a λ or the placement changes
+//! (one model per browser task, so no task holds the page for all three; a λ change
+//! reruns that model only; on WebGPU where the explorer would run there), and drives
+//! "Write on" one character per model per task until stopped (on the CPU core, which
+//! keeps each model's keys and values and computes one new row per character).
 
 use super::super::explorer::{fetch_bytes, Status};
 use crate::core::attention::LambdaOverride;
 use crate::core::char_vocab::CharVocab;
 use crate::core::config::AttentionKind;
 use crate::engine::model_session::ModelLibrary;
+use crate::engine::placement::Placement;
 use crate::engine::text::run::{v1_override, TextRun};
 use crate::engine::text::session::{load, TextModels};
 use crate::engine::text::typed::TypedText;
 use crate::engine::text::writer::{Sampling, Writer};
 use crate::engine::text::FOLDER;
+use crate::state::model_state::V2Lambda;
 use crate::state::text_state::TextState;
 use crate::tr;
+use crate::ui::backend::{self, Backend};
 use crate::ui::{now_ms, yield_to_browser};
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -26,6 +31,7 @@ struct RunKey {
     tokens: Vec<u32>,
     checkpoint: usize,
     lambda: LambdaOverride,
+    on_gpu: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -35,6 +41,8 @@ pub struct TextSession {
     pub vocab: RwSignal<Option<Arc<CharVocab>>>,
     /// In `AttentionKind::ALL` order.
     pub runs: RwSignal<Vec<Option<Arc<TextRun>>>>,
+    /// Where each column's run was computed (the sentence under it).
+    pub computed_on: RwSignal<Vec<Option<Placement>>>,
     /// The text as the models read it (none before the vocabulary is in).
     pub typed: Memo<Option<TypedText>>,
     /// Milliseconds from a change of text to its last column, for the timing line.
@@ -50,14 +58,16 @@ pub struct TextSession {
 }
 
 fn lambda_for(kind: AttentionKind, layers: usize, s: &TextState) -> LambdaOverride {
-    match kind {
-        AttentionKind::DiffV1 => v1_override(layers, s.layer, s.v1_lambda),
+    match (kind, s.v2_lambda) {
+        (AttentionKind::DiffV1, _) => v1_override(layers, s.layer, s.v1_lambda),
+        (AttentionKind::DiffV2, V2Lambda::Scale(f)) => LambdaOverride::Scale(f),
+        (AttentionKind::DiffV2, V2Lambda::Pin(v)) => LambdaOverride::Constant(v),
         _ => LambdaOverride::Learnt,
     }
 }
 
 impl TextSession {
-    pub fn new(state: RwSignal<TextState>) -> Self {
+    pub fn new(state: RwSignal<TextState>, backend: RwSignal<Backend>) -> Self {
         let vocab = RwSignal::new(None::<Arc<CharVocab>>);
         let typed = Memo::new(move |_| vocab.with(|v| v.as_ref().map(|v| state.with(|s| TypedText::of(v, &s.text)))));
         let session = Self {
@@ -65,6 +75,7 @@ impl TextSession {
             attempt: RwSignal::new(0),
             vocab,
             runs: RwSignal::new(vec![None, None, None]),
+            computed_on: RwSignal::new(vec![None, None, None]),
             typed,
             last_ms: RwSignal::new(None),
             writing: RwSignal::new(false),
@@ -76,7 +87,9 @@ impl TextSession {
             loaded: RwSignal::new(0),
         };
         session.load_on_change(state);
-        session.run_on_change(state);
+        let adapter = Memo::new(move |_| backend.with(backend::adapter));
+        let placement = Memo::new(move |_| adapter.with(|a| backend::placement_on(a, state.with(|s| s.on), None)));
+        session.run_on_change(state, placement);
         session
     }
 
@@ -111,13 +124,14 @@ impl TextSession {
         });
     }
 
-    /// Reruns the columns whose inputs changed: the text and checkpoint for all three,
-    /// the λ for V1 alone.
-    fn run_on_change(self, state: RwSignal<TextState>) {
-        let lambda_input = Memo::new(move |_| state.with(|s| (s.layer, s.v1_lambda.map(f32::to_bits))));
+    /// Reruns the columns whose inputs changed: the text, checkpoint and placement for
+    /// all three, a λ for its model alone.
+    fn run_on_change(self, state: RwSignal<TextState>, placement: Memo<Placement>) {
+        let lambda_input = Memo::new(move |_| state.with(|s| (s.layer, s.v1_lambda.map(f32::to_bits), s.v2_lambda)));
         Effect::new(move |_| {
             self.loaded.track();
             lambda_input.track();
+            let place = placement.get();
             let Some(typed) = self.typed.get() else { return };
             let Some(models) = self.models.try_get_value().flatten() else { return };
             if typed.is_empty() {
@@ -128,7 +142,7 @@ impl TextSession {
                 return;
             }
             let s = state.get_untracked();
-            let wanted: Vec<RunKey> = models.models.iter().map(|m| RunKey { tokens: typed.tokens.clone(), checkpoint: models.checkpoint, lambda: lambda_for(m.config.attention, m.config.n_layers, &s) }).collect();
+            let wanted: Vec<RunKey> = models.models.iter().map(|m| RunKey { tokens: typed.tokens.clone(), checkpoint: models.checkpoint, lambda: lambda_for(m.config.attention, m.config.n_layers, &s), on_gpu: place.on_gpu() }).collect();
             let stale: Vec<usize> = (0..3).filter(|&i| self.keys.with_value(|k| k[i].as_ref() != Some(&wanted[i]))).collect();
             if stale.is_empty() {
                 return;
@@ -143,18 +157,14 @@ impl TextSession {
                     if !self.current(generation) {
                         return;
                     }
-                    let earlier = self.runs.with_untracked(|r| r[i].clone()).zip(self.keys.with_value(|k| k[i].clone()));
-                    let (model, vocab, want) = (&models.models[i], &models.vocab, &wanted[i]);
-                    let made = match earlier {
-                        // Only the λ moved: resume from the earlier run, above the layers it left alone.
-                        Some((run, key)) if key.checkpoint == want.checkpoint && key.tokens == want.tokens => run.with_lambda(model, vocab, want.lambda.clone()),
-                        // Only the text changed: run the characters after the common beginning.
-                        Some((run, key)) if key.checkpoint == want.checkpoint && key.lambda == want.lambda => run.retyped(model, vocab, typed.clone()),
-                        _ => TextRun::of(model, vocab, typed.clone(), want.lambda.clone()),
-                    };
+                    let (made, on) = self.column(&models, i, typed.clone(), &wanted[i], &place).await;
+                    if !self.current(generation) {
+                        return;
+                    }
                     match made {
                         Ok(run) => {
                             self.runs.try_update(|r| r[i] = Some(Arc::new(run)));
+                            self.computed_on.try_update(|c| c[i] = Some(on));
                             self.keys.try_update_value(|k| k[i] = Some(wanted[i].clone()));
                         }
                         Err(e) => {
@@ -170,6 +180,37 @@ impl TextSession {
                 }
             });
         });
+    }
+
+    /// Model `i`'s column for `want`: on WebGPU when placed there (a failure is redone on
+    /// the CPU core, which says why), else on the CPU core from the earlier run where only
+    /// the λ or only the text moved.
+    async fn column(&self, models: &TextModels, i: usize, typed: TypedText, want: &RunKey, place: &Placement) -> (Result<TextRun, String>, Placement) {
+        let (model, vocab) = (&models.models[i], &models.vocab);
+        let mut place = place.clone();
+        if place.on_gpu() {
+            let key = (model.config.attention.slug().to_string(), models.checkpoint);
+            let on_gpu = match (backend::gpu(), self.library.try_get_value()) {
+                (Some(ctx), Some(library)) => match library.gpu_model(&key, &ctx) {
+                    Some(g) => TextRun::on_gpu((&ctx, &g), model.config.attention, vocab, typed.clone(), want.lambda.clone()).await,
+                    None => Err(tr!("text-gpu-no-model")),
+                },
+                _ => Err(tr!("why-no-webgpu")),
+            };
+            match on_gpu {
+                Ok(run) => return (Ok(run), place),
+                Err(e) => place = Placement::fell_back(&e),
+            }
+        }
+        let earlier = self.runs.with_untracked(|r| r[i].clone()).zip(self.keys.with_value(|k| k[i].clone()));
+        let made = match earlier {
+            // Only the λ moved: resume from the earlier run, above the layers it left alone.
+            Some((run, key)) if key.checkpoint == want.checkpoint && key.tokens == want.tokens => run.with_lambda(model, vocab, want.lambda.clone()),
+            // Only the text changed: run the characters after the common beginning.
+            Some((run, key)) if key.checkpoint == want.checkpoint && key.lambda == want.lambda => run.retyped(model, vocab, typed),
+            _ => TextRun::of(model, vocab, typed, want.lambda.clone()),
+        };
+        (made, place)
     }
 
     /// Starts "Write on" from the text as typed: each model writes one character per
