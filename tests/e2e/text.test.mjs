@@ -89,6 +89,19 @@ for (const mode of ['cpu', 'gpu']) {
         await ready(page);
       }
 
+      // The two softmax maps are drawn when their section is opened, and follow the text.
+      assert.equal(await page.locator('#text-a1-diff_v2 canvas.map').count(), 0, 'not drawn while closed');
+      await page.click('#text-diff_v2 details.branches summary');
+      const a2 = '#text-a2-diff_v2 canvas.map';
+      await page.waitForFunction((sel) => document.querySelector(sel)?.width > 1, a2);
+      const a2px = await pixels(page, a2);
+      await page.focus('#text-input');
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type('e');
+      await pixelsChange(page, a2, a2px);
+      await ready(page);
+      await page.click('#text-diff_v2 details.branches summary');
+
       // A click on a thumbnail of the head grid shows that layer and head in every column.
       const grid = '#text-grid-diff_v2';
       assert.equal(await page.locator(`${grid} .thumb`).count(), 16, 'DIFF V2: 4 layers × 4 heads');

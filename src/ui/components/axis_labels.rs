@@ -31,21 +31,18 @@ fn weight(e: Emphasis) -> &'static str {
 
 /// Paints `labels` along `axis` of a canvas whose CSS box is `w × h`; `hovered` is the
 /// token under the crosshair, always labelled and highlighted.
-fn paint(canvas: &web_sys::HtmlCanvasElement, axis: Axis, labels: &[AxisLabel], hovered: Option<usize>, pal: &Palette) -> Option<()> {
-    let rect = canvas.get_bounding_client_rect();
-    let (w, h) = (rect.width(), rect.height());
+fn paint(canvas: &web_sys::HtmlCanvasElement, (w, h): (f64, f64), axis: Axis, labels: &[AxisLabel], hovered: Option<usize>, pal: &Palette) -> Option<()> {
     let dpr = web_sys::window()?.device_pixel_ratio().max(1.0);
-    let (pw, ph) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
-    if canvas.width() != pw || canvas.height() != ph {
-        canvas.set_width(pw);
-        canvas.set_height(ph);
-    }
+    super::heatmap::set_size(canvas, (w * dpr).round() as u32, (h * dpr).round() as u32);
     let ctx = context_2d(canvas)?;
     ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0).ok()?;
     ctx.clear_rect(0.0, 0.0, w, h);
     let length = if axis == Axis::Keys { w } else { h };
     let emphasis: Vec<Emphasis> = labels.iter().map(|l| l.emphasis).collect();
     let cell = length / labels.len().max(1) as f64;
+    // Set once (a font is parsed each time it is set); restore() brings it back after a
+    // bold label.
+    ctx.set_font(&format!("normal {FONT_PX}px system-ui, sans-serif"));
     for i in place(&emphasis, length, PITCH_PX, hovered) {
         let (weight, colour) = (weight(labels[i].emphasis), css(pal.label(labels[i].emphasis)));
         let centre = (i as f64 + 0.5) * cell;
@@ -57,7 +54,9 @@ fn paint(canvas: &web_sys::HtmlCanvasElement, axis: Axis, labels: &[AxisLabel], 
             }
             Axis::Queries => ctx.translate(w - 4.0, centre).ok()?,
         }
-        ctx.set_font(&format!("{weight} {FONT_PX}px system-ui, sans-serif"));
+        if weight != "normal" {
+            ctx.set_font(&format!("{weight} {FONT_PX}px system-ui, sans-serif"));
+        }
         // Rotated a quarter turn back, +x points up: key labels start at the map's edge
         // and read upwards; query labels end at the map's edge.
         let (align, sign) = if axis == Axis::Keys { ("left", 1.0) } else { ("right", -1.0) };
@@ -84,14 +83,25 @@ fn paint(canvas: &web_sys::HtmlCanvasElement, axis: Axis, labels: &[AxisLabel], 
 #[component]
 pub fn AxisLabelStrip(axis: Axis, #[prop(into)] labels: Signal<Vec<AxisLabel>>, #[prop(into)] hovered: Signal<Option<usize>>, #[prop(into)] resized: Signal<u32>) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
+    // The strip's CSS box, read again only after a resize (or while it has none yet):
+    // reading it forces a layout, and new labels (a keystroke) do not move the box.
+    let boxed = StoredValue::new(None::<(u32, (f64, f64))>);
     Effect::new(move |_| {
-        resized.track();
+        let r = resized.get();
         let h = hovered.get();
         let pal = theme::palette();
         labels.with(|l| {
-            if let Some(c) = canvas.get() {
-                paint(&c, axis, l, h, &pal);
-            }
+            let Some(c) = canvas.get() else { return };
+            let size = match boxed.get_value() {
+                Some((at, size)) if at == r && size.0 > 0.0 && size.1 > 0.0 => size,
+                _ => {
+                    let rect = c.get_bounding_client_rect();
+                    let size = (rect.width(), rect.height());
+                    boxed.set_value(Some((r, size)));
+                    size
+                }
+            };
+            paint(&c, size, axis, l, h, &pal);
         });
     });
     let class = if axis == Axis::Keys { "labels keys" } else { "labels queries" };

@@ -56,13 +56,19 @@ impl Hover {
     }
 }
 
+/// Sizes a canvas's bitmap, only when it changes: setting it, even to the same size,
+/// reallocates and clears the bitmap (a measurable share of a repaint).
+pub fn set_size(canvas: &web_sys::HtmlCanvasElement, w: u32, h: u32) {
+    if canvas.width() != w || canvas.height() != h {
+        canvas.set_width(w);
+        canvas.set_height(h);
+    }
+}
+
 /// Draws `map` at one canvas pixel per value (CSS scales it).
 pub fn paint(canvas: &web_sys::HtmlCanvasElement, map: &PooledMap) -> Option<()> {
     let r = map.r as u32;
-    if canvas.width() != r || canvas.height() != r {
-        canvas.set_width(r);
-        canvas.set_height(r);
-    }
+    set_size(canvas, r, r);
     let mut rgba = vec![0u8; map.values.len() * 4];
     map.scale.table().fill(&map.values, &mut rgba);
     let image = web_sys::ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), r, r).ok()?;
@@ -81,8 +87,7 @@ fn bar_tick_style(at: f32) -> String {
 
 fn paint_colorbar(canvas: &web_sys::HtmlCanvasElement, scale: &Scale) -> Option<()> {
     let w = 256u32;
-    canvas.set_width(w);
-    canvas.set_height(1);
+    set_size(canvas, w, 1);
     let mut rgba = vec![255u8; w as usize * 4];
     for (k, px) in rgba.chunks_exact_mut(4).enumerate() {
         px[..3].copy_from_slice(&scale.color(scale.value_at(k as f32 / (w - 1) as f32)));
@@ -94,8 +99,7 @@ fn paint_colorbar(canvas: &web_sys::HtmlCanvasElement, scale: &Scale) -> Option<
 /// Ticks above the map at the signal keys' columns.
 fn paint_ticks(canvas: &web_sys::HtmlCanvasElement, n: usize, keys: &[usize], pal: &Palette) -> Option<()> {
     let w = 512u32;
-    canvas.set_width(w);
-    canvas.set_height(8);
+    set_size(canvas, w, 8);
     let ctx = context_2d(canvas)?;
     ctx.clear_rect(0.0, 0.0, w as f64, 8.0);
     ctx.set_fill_style_str(&css(pal.mark));

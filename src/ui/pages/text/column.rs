@@ -89,20 +89,23 @@ fn SurpriseStrip(kind: AttentionKind, run: Signal<Option<Arc<TextRun>>>) -> impl
 #[component]
 pub fn TextColumn(index: usize, state: RwSignal<TextState>, session: TextSession) -> impl IntoView {
     let kind = AttentionKind::ALL[index];
-    let run = Signal::derive(move || session.runs.with(|r| r[index].clone()));
+    let run: Signal<Option<Arc<TextRun>>> = session.runs[index].into();
     let where_ = Memo::new(move |_| state.with(|s| (s.layer, s.head)));
-    let maps = move |pick: fn(&crate::core::attention::HeadMaps) -> Option<PooledMap>| {
-        Signal::derive(move || {
+    // Memos: each map is pooled once per run, however many parts of its figure read it.
+    let maps = move |pick: fn(&crate::core::attention::HeadMaps) -> Option<PooledMap>| -> Signal<Option<PooledMap>> {
+        Memo::new(move |_| {
             let (layer, head) = where_.get();
             run.with(|r| r.as_ref().and_then(|r| r.maps(layer, head).and_then(pick)))
         })
+        .into()
     };
     let combined = maps(|m| Some(pooled(m.combined(), m.diff.is_some())));
     let a1 = maps(|m| Some(pooled(&m.a1, false)));
     let a2 = maps(|m| m.a2.as_ref().map(|a| pooled(a, false)));
-    let n = Signal::derive(move || run.with(|r| r.as_ref().map_or(1, |r| r.typed.tokens.len())));
-    let axis = Signal::derive(move || run.with(|r| r.as_ref().map(|r| labels(r)).unwrap_or_default()));
-    let last_row = Signal::derive(move || run.with(|r| r.as_ref().map(|r| r.typed.tokens.len() - 1)));
+    // Memos: a λ step keeps the characters, so the axis labels are not painted again.
+    let n: Signal<usize> = Memo::new(move |_| run.with(|r| r.as_ref().map_or(1, |r| r.typed.tokens.len()))).into();
+    let axis: Signal<Vec<AxisLabel>> = Memo::new(move |_| run.with(|r| r.as_ref().map(|r| labels(r)).unwrap_or_default())).into();
+    let last_row: Signal<Option<usize>> = Memo::new(move |_| run.with(|r| r.as_ref().map(|r| r.typed.tokens.len() - 1))).into();
     let no_keys = Signal::derive(Vec::new);
     let hover = RwSignal::new(None::<Hover>);
     let file = move |what: &'static str| Signal::derive(move || state.with(|s| format!("difflens-text-{}-{what}-layer{}-head{}", kind.slug(), s.layer, s.head)));
@@ -118,6 +121,7 @@ pub fn TextColumn(index: usize, state: RwSignal<TextState>, session: TextSession
     };
     let title = if kind == AttentionKind::Baseline { "A = softmax(QKᵀ/√d)".to_string() } else { "A1 − λ·A2".to_string() };
     let differential = kind != AttentionKind::Baseline;
+    let branches_open = RwSignal::new(false);
     view! {
         <article class="panel column text-column" id=format!("text-{}", kind.slug()) data-kind=kind.slug()>
             <h3>{kind_title(kind)}</h3>
@@ -130,14 +134,17 @@ pub fn TextColumn(index: usize, state: RwSignal<TextState>, session: TextSession
             <p class="caption" id=format!("caption-{}", kind.slug())>{caption}</p>
             <TextHeadGrid kind state run />
             {differential.then(|| view! {
-                <details class="branches">
+                // Drawn only while open: two more maps per column on every keystroke otherwise.
+                <details class="branches" on:toggle=move |ev| branches_open.set(event_target::<web_sys::Element>(&ev).has_attribute("open"))>
                     <summary>{tr!("text-branches")}</summary>
-                    <Heatmap id=format!("text-a1-{}", kind.slug()) title="A1" map=a1 n signal_keys=no_keys hover marked_row=last_row marked_note="text-map-queries-marked" labels=axis file=file("A1") />
-                    <Heatmap id=format!("text-a2-{}", kind.slug()) title="A2" map=a2 n signal_keys=no_keys hover marked_row=last_row marked_note="text-map-queries-marked" labels=axis file=file("A2") />
+                    <Show when=move || branches_open.get()>
+                        <Heatmap id=format!("text-a1-{}", kind.slug()) title="A1" map=a1 n signal_keys=no_keys hover marked_row=last_row marked_note="text-map-queries-marked" labels=axis file=file("A1") />
+                        <Heatmap id=format!("text-a2-{}", kind.slug()) title="A2" map=a2 n signal_keys=no_keys hover marked_row=last_row marked_note="text-map-queries-marked" labels=axis file=file("A2") />
+                    </Show>
                 </details>
             })}
-            <p class="axis-note where" id=format!("where-{}", kind.slug())>{move || session.computed_on.with(|c| c[index].as_ref().map(|p| p.sentence()))}</p>
-            <p class="written" id=format!("written-{}", kind.slug())>{move || session.written.with(|w| w[index].clone())}</p>
+            <p class="axis-note where" id=format!("where-{}", kind.slug())>{move || session.computed_on[index].with(|c| c.as_ref().map(|p| p.sentence()))}</p>
+            <p class="written" id=format!("written-{}", kind.slug())>{move || session.written[index].get()}</p>
         </article>
     }
 }

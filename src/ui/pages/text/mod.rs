@@ -66,6 +66,8 @@ pub fn TextPage() -> impl IntoView {
     let backend = use_context::<RwSignal<Backend>>().unwrap_or_else(|| RwSignal::new(Backend::Detecting));
     let session = TextSession::new(state, backend);
     let timing = move || session.last_ms.get().map(|ms| tr!("text-timing", ms = format!("{ms:.0}")));
+    // Only a new text sets the box's value (setting it, even unchanged, is work for the browser).
+    let text = Memo::new(move |_| state.with(|s| s.text.clone()));
     view! {
         <section class="page text" data-status=move || session.status.with(Status::slug)>
             <h2>{tr!("page-text")}</h2>
@@ -75,7 +77,7 @@ pub fn TextPage() -> impl IntoView {
             <div class="control text-box" data-key="text">
                 <label for="text-input">{tr!("text-box-label")}</label>
                 <textarea id="text-input" rows="6" spellcheck="false" placeholder=tr!("text-type-something")
-                    prop:value=move || state.with(|s| s.text.clone())
+                    prop:value=move || text.get()
                     on:input=move |ev| { let v = event_target_value(&ev); state.update(|s| s.text = v) }></textarea>
             </div>
             <p class="notice" id="text-notices" role="status" class:hidden=move || text_notices(session).is_empty()>{move || text_notices(session).join(&tr!("list-separator"))}</p>

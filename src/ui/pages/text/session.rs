@@ -39,16 +39,17 @@ pub struct TextSession {
     pub status: RwSignal<Status>,
     pub attempt: RwSignal<u32>,
     pub vocab: RwSignal<Option<Arc<CharVocab>>>,
-    /// In `AttentionKind::ALL` order.
-    pub runs: RwSignal<Vec<Option<Arc<TextRun>>>>,
+    /// In `AttentionKind::ALL` order, one signal a column: a new run repaints its own
+    /// column only (one signal for the three repainted all three for each).
+    pub runs: [RwSignal<Option<Arc<TextRun>>>; 3],
     /// Where each column's run was computed (the sentence under it).
-    pub computed_on: RwSignal<Vec<Option<Placement>>>,
+    pub computed_on: [RwSignal<Option<Placement>>; 3],
     /// The text as the models read it (none before the vocabulary is in).
     pub typed: Memo<Option<TypedText>>,
     /// Milliseconds from a change of text to its last column, for the timing line.
     pub last_ms: RwSignal<Option<f64>>,
     pub writing: RwSignal<bool>,
-    pub written: RwSignal<Vec<String>>,
+    pub written: [RwSignal<String>; 3],
     models: StoredValue<Option<Rc<TextModels>>, LocalStorage>,
     library: StoredValue<Rc<ModelLibrary>, LocalStorage>,
     keys: StoredValue<Vec<Option<RunKey>>>,
@@ -56,6 +57,9 @@ pub struct TextSession {
     generation: StoredValue<u64>,
     loaded: RwSignal<u32>,
 }
+
+/// New rows at most that the three models run in one task (a keystroke, a short paste).
+const FEW_ROWS: usize = 8;
 
 fn lambda_for(kind: AttentionKind, layers: usize, s: &TextState) -> LambdaOverride {
     match (kind, s.v2_lambda) {
@@ -74,12 +78,12 @@ impl TextSession {
             status: RwSignal::new(Status::Loading(tr!("text-models-loading"))),
             attempt: RwSignal::new(0),
             vocab,
-            runs: RwSignal::new(vec![None, None, None]),
-            computed_on: RwSignal::new(vec![None, None, None]),
+            runs: std::array::from_fn(|_| RwSignal::new(None)),
+            computed_on: std::array::from_fn(|_| RwSignal::new(None)),
             typed,
             last_ms: RwSignal::new(None),
             writing: RwSignal::new(false),
-            written: RwSignal::new(vec![String::new(); 3]),
+            written: std::array::from_fn(|_| RwSignal::new(String::new())),
             models: StoredValue::new_local(None),
             library: StoredValue::new_local(Rc::new(ModelLibrary::in_folder(FOLDER))),
             keys: StoredValue::new(vec![None, None, None]),
@@ -137,7 +141,7 @@ impl TextSession {
             if typed.is_empty() {
                 self.writing.set(false);
                 self.next_generation();
-                self.runs.set(vec![None, None, None]);
+                self.runs.iter().for_each(|r| r.set(None));
                 self.status.set(Status::Ready);
                 return;
             }
@@ -157,14 +161,14 @@ impl TextSession {
                     if !self.current(generation) {
                         return;
                     }
-                    let (made, on) = self.column(&models, i, typed.clone(), &wanted[i], &place).await;
+                    let (made, on, whole) = self.column(&models, i, typed.clone(), &wanted[i], &place).await;
                     if !self.current(generation) {
                         return;
                     }
                     match made {
                         Ok(run) => {
-                            self.runs.try_update(|r| r[i] = Some(Arc::new(run)));
-                            self.computed_on.try_update(|c| c[i] = Some(on));
+                            self.runs[i].try_set(Some(Arc::new(run)));
+                            self.computed_on[i].try_set(Some(on));
                             self.keys.try_update_value(|k| k[i] = Some(wanted[i].clone()));
                         }
                         Err(e) => {
@@ -172,7 +176,11 @@ impl TextSession {
                             return;
                         }
                     }
-                    yield_to_browser().await;
+                    // A whole pass is a task of its own; a keystroke's few new rows for the
+                    // three models share one, so their columns show in the same frame.
+                    if whole {
+                        yield_to_browser().await;
+                    }
                 }
                 if self.current(generation) {
                     self.last_ms.try_set(Some(now_ms() - started));
@@ -184,8 +192,8 @@ impl TextSession {
 
     /// Model `i`'s column for `want`: on WebGPU when placed there (a failure is redone on
     /// the CPU core, which says why), else on the CPU core from the earlier run where only
-    /// the λ or only the text moved.
-    async fn column(&self, models: &TextModels, i: usize, typed: TypedText, want: &RunKey, place: &Placement) -> (Result<TextRun, String>, Placement) {
+    /// the λ or only the text moved. `true` with it: a whole pass (or most of one) ran.
+    async fn column(&self, models: &TextModels, i: usize, typed: TypedText, want: &RunKey, place: &Placement) -> (Result<TextRun, String>, Placement, bool) {
         let (model, vocab) = (&models.models[i], &models.vocab);
         let mut place = place.clone();
         if place.on_gpu() {
@@ -198,19 +206,22 @@ impl TextSession {
                 _ => Err(tr!("why-no-webgpu")),
             };
             match on_gpu {
-                Ok(run) => return (Ok(run), place),
+                Ok(run) => return (Ok(run), place, true),
                 Err(e) => place = Placement::fell_back(&e),
             }
         }
-        let earlier = self.runs.with_untracked(|r| r[i].clone()).zip(self.keys.with_value(|k| k[i].clone()));
-        let made = match earlier {
+        let earlier = self.runs[i].get_untracked().zip(self.keys.with_value(|k| k[i].clone()));
+        match earlier {
             // Only the λ moved: resume from the earlier run, above the layers it left alone.
-            Some((run, key)) if key.checkpoint == want.checkpoint && key.tokens == want.tokens => run.with_lambda(model, vocab, want.lambda.clone()),
+            Some((run, key)) if key.checkpoint == want.checkpoint && key.tokens == want.tokens => (run.with_lambda(model, vocab, want.lambda.clone()), place, true),
             // Only the text changed: run the characters after the common beginning.
-            Some((run, key)) if key.checkpoint == want.checkpoint && key.lambda == want.lambda => run.retyped(model, vocab, typed),
-            _ => TextRun::of(model, vocab, typed, want.lambda.clone()),
-        };
-        (made, place)
+            Some((run, key)) if key.checkpoint == want.checkpoint && key.lambda == want.lambda => {
+                let same = key.tokens.iter().zip(&typed.tokens).take_while(|(a, b)| a == b).count();
+                let whole = typed.tokens.len() - same.min(typed.tokens.len()) > FEW_ROWS;
+                (run.retyped(model, vocab, typed), place, whole)
+            }
+            _ => (TextRun::of(model, vocab, typed, want.lambda.clone()), place, true),
+        }
     }
 
     /// Starts "Write on" from the text as typed: each model writes one character per
@@ -220,7 +231,7 @@ impl TextSession {
         let s = state.get_untracked();
         let generation = self.next_generation();
         self.writing.set(true);
-        self.written.set(vec![String::new(); 3]);
+        self.written.iter().for_each(|w| w.set(String::new()));
         let mut writer = Writer::new(&s.text, 3, Sampling { temperature: s.temperature, top_k: s.top_k, seed: s.seed });
         leptos::task::spawn_local(async move {
             while self.current(generation) && self.writing.get_untracked() && !(0..3).all(|i| writer.done(i)) {
@@ -230,7 +241,7 @@ impl TextSession {
                     }
                     let lambda = lambda_for(model.config.attention, model.config.n_layers, &s);
                     match writer.step(i, model, &models.vocab, &lambda) {
-                        Ok(c) => self.written.update(|w| w[i].push(c)),
+                        Ok(c) => self.written[i].update(|w| w.push(c)),
                         Err(e) => {
                             self.status.set(Status::RunFailed(e));
                             self.writing.set(false);
