@@ -53,3 +53,4 @@ text-knob-v2-scale = DIFF V2: every λ times
 text-knob-v2-pin = DIFF V2: every λ pinned to
 text-v2-reset = DIFF V2: back to the learnt λ
 text-gpu-no-model = the model is not loaded yet
+text-results-method = { $windows } non-overlapping windows of { $length } held-out characters, each predicted from its window's start; 95% intervals from a paired bootstrap over the windows.

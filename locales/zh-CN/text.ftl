@@ -53,3 +53,4 @@ text-knob-v2-scale = DIFF V2：每个 λ 乘以
 text-knob-v2-pin = DIFF V2：每个 λ 固定为
 text-v2-reset = DIFF V2：回到学到的 λ
 text-gpu-no-model = 模型尚未加载
+text-results-method = 留出剧本中 { $windows } 个互不重叠、各 { $length } 个字符的窗口，每个窗口从其开头起预测；95% 区间来自对窗口的配对自助法（bootstrap）。

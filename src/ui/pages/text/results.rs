@@ -14,7 +14,7 @@ fn row(summary: &EvalSummary, kind: AttentionKind) -> impl IntoView {
     let r = summary.result(kind);
     let loss = r.map(|r| format!("{:.3}", r.held_out_loss)).unwrap_or_default();
     let bits = r.map(|r| format!("{:.3}", r.bits_per_char)).unwrap_or_default();
-    let versus = summary.versus(kind).map(|d| format!("{:+.3} [{:+.3}, {:+.3}]", d.mean, d.low95, d.high95)).unwrap_or_else(|| "–".into());
+    let versus = summary.versus(kind).map(|d| format!("{:+.4} [{:+.4}, {:+.4}]", d.mean, d.low95, d.high95)).unwrap_or_else(|| "–".into());
     view! { <tr data-kind=kind.slug()><td>{kind_title(kind)}</td><td>{loss}</td><td>{bits}</td><td>{versus}</td></tr> }
 }
 
@@ -28,10 +28,16 @@ fn verdicts(summary: &EvalSummary) -> String {
                 Ordering::Greater => "text-verdict-worse",
                 Ordering::Equal => "text-verdict-same",
             };
-            Some(tr!(key, model = kind_title(*k), diff = format!("{:+.3}", d.mean), low = format!("{:+.3}", d.low95), high = format!("{:+.3}", d.high95)))
+            Some(tr!(key, model = kind_title(*k), diff = format!("{:+.4}", d.mean), low = format!("{:+.4}", d.low95), high = format!("{:+.4}", d.high95)))
         })
         .collect::<Vec<_>>()
         .join(&tr!("sentence-gap"))
+}
+
+/// How the numbers were made, in the page's language (`eval.json`'s own sentence is English).
+fn method(summary: &EvalSummary) -> String {
+    let windows = summary.result(AttentionKind::Baseline).map_or(0, |r| r.windows);
+    tr!("text-results-method", windows = windows, length = crate::engine::text::CONTEXT + 1)
 }
 
 #[component]
@@ -46,7 +52,7 @@ pub fn Results() -> impl IntoView {
                     <tbody>{AttentionKind::ALL.iter().map(|k| row(&s, *k)).collect_view()}</tbody>
                 </table></div>
                 <p class="facts" id="text-verdict">{verdicts(&s)}</p>
-                <p class="axis-note">{s.method.clone()}</p>
+                <p class="axis-note">{method(&s)}</p>
             }
             .into_any(),
             Err(e) => view! { <p class="notice">{e}</p> }.into_any(),
