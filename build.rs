@@ -10,7 +10,8 @@ fn main() {
     println!("cargo:rerun-if-changed=locales");
     let mut out = String::from("// Made by build.rs from locales/: do not edit.\n");
     for (name, dir) in [("EN", "en"), ("ZH", "zh-CN")] {
-        let mut files: Vec<_> = std::fs::read_dir(format!("locales/{dir}")).expect("locales/ is there").map(|e| e.expect("readable").path()).filter(|p| p.extension().is_some_and(|e| e == "ftl")).collect();
+        let mut files: Vec<_> =
+            std::fs::read_dir(format!("locales/{dir}")).expect("locales/ is there").map(|e| e.expect("readable").path()).filter(|p| p.extension().is_some_and(|e| e == "ftl")).collect();
         files.sort();
         let mut messages = Vec::new();
         for file in files {

@@ -185,11 +185,14 @@ fn pass_ms(ctx: &GpuContext, kernel: &Kernel, group: &wgpu::BindGroup, grid: (u3
 
 fn bandwidth_table(ctx: &GpuContext, layouts: &[RowLayout], o: &Options) {
     let peak = peak_gbps(&ctx.adapter_name);
-    println!("\n### Softmax and combine passes alone: achieved memory bandwidth, GB/s{}\n", match peak {
-        Some(p) => format!(" (and the fraction of this device's peak of {p:.0} GB/s)"),
-        None if ctx.software => " (a software adapter: it runs on the CPU's memory, so no GPU peak applies)".into(),
-        None => " (this adapter's peak is not in the table: set DIFFLENS_PEAK_GBPS to get the fraction)".into(),
-    });
+    println!(
+        "\n### Softmax and combine passes alone: achieved memory bandwidth, GB/s{}\n",
+        match peak {
+            Some(p) => format!(" (and the fraction of this device's peak of {p:.0} GB/s)"),
+            None if ctx.software => " (a software adapter: it runs on the CPU's memory, so no GPU peak applies)".into(),
+            None => " (this adapter's peak is not in the table: set DIFFLENS_PEAK_GBPS to get the fraction)".into(),
+        }
+    );
     print!("| N (d = 32) |");
     layouts.iter().for_each(|l| print!(" softmax ({}) |", layout_name(*l)));
     println!(" combine A1 − λ·A2 |");
@@ -240,7 +243,11 @@ fn main() {
     println!("## GPU benchmarks on {} ({} adapter; the app uses \"{}\" here)", ctx.adapter_name, if ctx.software { "software" } else { "hardware" }, layout_name(preferred));
     let aligned = SoftmaxParams::dense(8, 8, 32, false, 1.0);
     let subgroups = ctx.device.features().contains(wgpu::Features::SUBGROUP);
-    println!("\nThe workgroup layout's softmax for vec4-aligned heads: {:?} (the device {} the subgroups feature).", Softmax::new(&ctx.device, RowLayout::WorkgroupPerRow).kernel(&aligned), if subgroups { "has" } else { "lacks" });
+    println!(
+        "\nThe workgroup layout's softmax for vec4-aligned heads: {:?} (the device {} the subgroups feature).",
+        Softmax::new(&ctx.device, RowLayout::WorkgroupPerRow).kernel(&aligned),
+        if subgroups { "has" } else { "lacks" }
+    );
     println!("The workgroup layout's λ update of the lab: {:?}.", GpuLab::with_layout(&ctx, RowLayout::WorkgroupPerRow).lambda_kernel());
     println!("\nMedians of {} runs after a warm-up (3 where one run takes over 2 s); CPU: the core, one thread.", o.runs);
     let layouts = [preferred, other];

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Runs every DiffLens test, installing whatever is missing first:
+#   0. `cargo fmt --check` and clippy (native and wasm32) with warnings as errors,
 #   1. native `cargo test` of the workspace (core math, the command-line tool, the GPU
 #      kernels on Mesa's lavapipe, the trainer and the shipped checkpoints),
 #   1b. the browser-side Rust tests (wasm-bindgen-test in headless Chromium),
@@ -15,6 +16,11 @@ started=$(date +%s)
 ./scripts/fetch-corpus.sh
 source scripts/env.sh
 cargo fetch --locked
+
+echo "[test] formatting and lints (rustfmt.toml; clippy with warnings as errors)"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --lib --bins --locked -- -D warnings
 
 echo "[test] native tests"
 cargo test --workspace --locked --release

@@ -7,13 +7,13 @@
 //! - `i18n`: the page's sentences in English and Simplified Chinese (Fluent catalogues).
 //! - `ui`: the Leptos pages (wasm32 only); they call the core or the GPU and own no math.
 
-pub mod core;
-pub mod i18n;
-pub mod engine;
-pub mod state;
-pub mod viz;
-pub mod gpu;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+pub mod core;
+pub mod engine;
+pub mod gpu;
+pub mod i18n;
+pub mod state;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
+pub mod viz;

@@ -56,7 +56,13 @@ fn x_store(t: usize, e: usize, value: Option<f32>) -> TensorStore {
 
 /// A safetensors file with `store`'s tensors plus one extra tensor of another dtype.
 fn with_extra(store: &TensorStore, name: &str, dtype: Dtype, shape: Vec<usize>, bytes: &[u8]) -> Vec<u8> {
-    let data: Vec<(String, Vec<usize>, Vec<u8>)> = store.names().map(|n| { let t = store.get(n).unwrap(); (n.to_string(), t.shape.clone(), t.data.iter().flat_map(|v| v.to_le_bytes()).collect()) }).collect();
+    let data: Vec<(String, Vec<usize>, Vec<u8>)> = store
+        .names()
+        .map(|n| {
+            let t = store.get(n).unwrap();
+            (n.to_string(), t.shape.clone(), t.data.iter().flat_map(|v| v.to_le_bytes()).collect())
+        })
+        .collect();
     let mut views: Vec<(String, TensorView)> = data.iter().map(|(n, s, b)| (n.clone(), TensorView::new(Dtype::F32, s.clone(), b).unwrap())).collect();
     views.push((name.to_string(), TensorView::new(dtype, shape, bytes).unwrap()));
     safetensors::serialize(views, &None).unwrap()
@@ -104,9 +110,29 @@ fn every_broken_input_is_refused_by_name_and_leaves_nothing_behind() {
         case("empty weights", vec![], x.clone(), &base, Some("0 bytes long")),
         case("I64 input", w.clone(), with_extra(&TensorStore::default(), "x", Dtype::I64, vec![1, 1, 4], &[0u8; 32]), &base, Some("dtype I64")),
         case("wrong shape", edited(&good, "k_proj.weight", Some((vec![E, E / 2], vec![0.1; E * E / 2]))).to_bytes(), x.clone(), &base, Some("k_proj.weight` has shape [32, 16], expected [32, 32]")),
-        case("rank 4 input", w.clone(), { let mut s = TensorStore::default(); s.insert("x", vec![1, 1, 5, E], vec![0.0; 5 * E]); s.to_bytes() }, &base, Some("rank 4")),
+        case(
+            "rank 4 input",
+            w.clone(),
+            {
+                let mut s = TensorStore::default();
+                s.insert("x", vec![1, 1, 5, E], vec![0.0; 5 * E]);
+                s.to_bytes()
+            },
+            &base,
+            Some("rank 4"),
+        ),
         case("missing tensor", edited(&good, "lambda_q1", None).to_bytes(), x.clone(), &base, Some("`lambda_q1` is missing")),
-        case("missing x", w.clone(), { let mut s = TensorStore::default(); s.insert("y", vec![5, E], vec![0.0; 5 * E]); s.to_bytes() }, &base, Some("no tensor `x` (the file holds y)")),
+        case(
+            "missing x",
+            w.clone(),
+            {
+                let mut s = TensorStore::default();
+                s.insert("y", vec![5, E], vec![0.0; 5 * E]);
+                s.to_bytes()
+            },
+            &base,
+            Some("no tensor `x` (the file holds y)"),
+        ),
         case("extra I64 tensor", with_extra(&good, "num_batches_tracked", Dtype::I64, vec![1], &[0u8; 8]), x.clone(), &base, None),
         case("NaN weight", scaled(&good, "v_proj.weight", f32::NAN).to_bytes(), x.clone(), &base, Some("`v_proj.weight` holds a NaN")),
         case("Inf input", w.clone(), x_store(5, E, Some(f32::INFINITY)).to_bytes(), &base, Some("`x` holds a NaN or an infinity")),

@@ -38,7 +38,16 @@ fn outlier_stats_equal_a_full_sort() {
     };
     for n in [1usize, 2, 3, 99, 100, 101, 399, 400, 401, 402, 403, 1000, 1001, 4097] {
         for grid in [0.0f32, 64.0] {
-            let values: Vec<f32> = (0..n).map(|_| { let v = next() * 10.0; if grid > 0.0 { (v * grid).round() / grid } else { v } }).collect();
+            let values: Vec<f32> = (0..n)
+                .map(|_| {
+                    let v = next() * 10.0;
+                    if grid > 0.0 {
+                        (v * grid).round() / grid
+                    } else {
+                        v
+                    }
+                })
+                .collect();
             let mut sorted: Vec<f32> = values.iter().map(|v| v.abs()).collect();
             sorted.sort_by(|a, b| b.total_cmp(a));
             let kth = |k: usize| sorted[(k - 1).min(n - 1)];

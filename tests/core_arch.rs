@@ -48,7 +48,10 @@ fn a_small_config_matches_hand_counts() {
 fn counts_match_the_core_models_tensors() {
     let c = small();
     for (variant, kind, heads) in [(Variant::Baseline, "baseline", 4), (Variant::DiffV1, "diff_v1", 2), (Variant::DiffV2, "diff_v2", 4)] {
-        let json = format!(r#"{{"attention": "{kind}", "vocab_size": 50, "dim": 64, "n_layers": 2, "n_heads": {heads}, "n_kv_heads": {}, "head_dim": 16, "ffn_hidden": 128, "tie_embeddings": true}}"#, heads / 2);
+        let json = format!(
+            r#"{{"attention": "{kind}", "vocab_size": 50, "dim": 64, "n_layers": 2, "n_heads": {heads}, "n_kv_heads": {}, "head_dim": 16, "ffn_hidden": 128, "tie_embeddings": true}}"#,
+            heads / 2
+        );
         let model = Model::random(ModelConfig::from_json(&json).unwrap(), 0).unwrap();
         let store = model.to_store();
         let count: u128 = store.names().map(|n| store.get(n).unwrap().data.len() as u128).sum();

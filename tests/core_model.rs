@@ -38,10 +38,14 @@ fn every_kind_round_trips_through_safetensors() {
 #[test]
 fn v1_lambda_follows_the_depth_schedule() {
     let model = Model::random(config(AttentionKind::DiffV1), 3).unwrap();
-    let inits: Vec<f32> = model.blocks.iter().map(|b| match &b.attn {
-        difflens::core::AttentionLayer::V1(a) => a.lambda_init,
-        _ => unreachable!(),
-    }).collect();
+    let inits: Vec<f32> = model
+        .blocks
+        .iter()
+        .map(|b| match &b.attn {
+            difflens::core::AttentionLayer::V1(a) => a.lambda_init,
+            _ => unreachable!(),
+        })
+        .collect();
     assert!((inits[0] - 0.2).abs() < 1e-6 && (inits[1] - 0.3555).abs() < 1e-3, "{inits:?}");
 }
 
@@ -95,10 +99,7 @@ fn half_precision_checkpoints_load() {
     let f16: Vec<u8> = values.iter().flat_map(|v| half::f16::from_f32(*v).to_le_bytes()).collect();
     let bf16: Vec<u8> = values.iter().flat_map(|v| half::bf16::from_f32(*v).to_le_bytes()).collect();
     let i64s = vec![0u8; 24];
-    let views = vec![
-        ("a", TensorView::new(safetensors::Dtype::F16, vec![3], &f16).unwrap()),
-        ("b", TensorView::new(safetensors::Dtype::BF16, vec![3], &bf16).unwrap()),
-    ];
+    let views = vec![("a", TensorView::new(safetensors::Dtype::F16, vec![3], &f16).unwrap()), ("b", TensorView::new(safetensors::Dtype::BF16, vec![3], &bf16).unwrap())];
     let store = TensorStore::from_bytes(&safetensors::serialize(views, &None).unwrap()).unwrap();
     assert_eq!(store.get("a").unwrap().data, values);
     assert_eq!(store.get("b").unwrap().data, values);

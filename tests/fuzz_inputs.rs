@@ -42,7 +42,28 @@ fn key(keys: &'static [&'static str]) -> impl Strategy<Value = String> {
 }
 
 const LAB_KEYS: &[&str] = &["lambda", "n", "noise", "signal", "k", "common", "seed", "row"];
-const MODEL_KEYS: &[&str] = &["view", "model", "ckpt", "n", "r", "ctx", "depth", "seed", "layer", "head", "row", "bits", "v1_lambda", "v1_norm", "prompt", "v2_scale", "v2_pin", "head_baseline", "head_diff_v1", "head_diff_v2"];
+const MODEL_KEYS: &[&str] = &[
+    "view",
+    "model",
+    "ckpt",
+    "n",
+    "r",
+    "ctx",
+    "depth",
+    "seed",
+    "layer",
+    "head",
+    "row",
+    "bits",
+    "v1_lambda",
+    "v1_norm",
+    "prompt",
+    "v2_scale",
+    "v2_pin",
+    "head_baseline",
+    "head_diff_v1",
+    "head_diff_v2",
+];
 const LESSON_KEYS: &[&str] = &["step", "lambda", "noise", "common", "n"];
 const DISPLAY_KEYS: &[&str] = &["present", "embed", "lock", "controls", "lambda"];
 const ARCH_KEYS: &[&str] = &["hidden", "heads", "kv_heads", "head_dim", "layers", "ffn", "vocab"];

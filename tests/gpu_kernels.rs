@@ -9,23 +9,22 @@
 //! any indexing, masking or scaling error shows up at 1e-3 or more. Metrics are ratios
 //! of sums of N² such values; we compare them relatively at 1e-4.
 
+use difflens::core::init::{normal_matrix, seeded};
 use difflens::core::lab::{self, LabParams};
 use difflens::core::linalg::Mat;
-use difflens::core::init::{normal_matrix, seeded};
 use difflens::core::softmax::{apply_mask, softmax_rows};
 use difflens::gpu::context::GpuContext;
 use difflens::gpu::lab::{GpuLab, LambdaKernel};
-use difflens::gpu::ops::{combine_maps, softmax_map_with, Lambda};
 use difflens::gpu::layout::RowLayout;
+use difflens::gpu::ops::{combine_maps, softmax_map_with, Lambda};
 use difflens::gpu::softmax::{Softmax, SoftmaxKernel, SoftmaxParams};
 use difflens::viz::pooling::pool_max_magnitude;
 
 const MAP_TOL: f32 = 1e-5;
 
 fn ctx() -> GpuContext {
-    pollster::block_on(GpuContext::request(wgpu::Backends::VULKAN)).unwrap_or_else(|e| {
-        panic!("no Vulkan adapter for the GPU tests ({e}); install Debian's mesa-vulkan-drivers (scripts/install-test-deps.sh does)")
-    })
+    pollster::block_on(GpuContext::request(wgpu::Backends::VULKAN))
+        .unwrap_or_else(|e| panic!("no Vulkan adapter for the GPU tests ({e}); install Debian's mesa-vulkan-drivers (scripts/install-test-deps.sh does)"))
 }
 
 fn max_diff(a: &Mat, b: &Mat) -> f32 {
@@ -86,7 +85,11 @@ fn vec4_workgroup_softmax_matches_the_core_with_tree_and_subgroup_reductions() {
         // Unaligned heads go to the scalar kernel.
         assert_eq!(softmax.kernel(&SoftmaxParams::dense(9, 9, 6, false, 0.5)), SoftmaxKernel::Workgroup);
     }
-    assert_eq!(Softmax::new(&ctx.device, RowLayout::WorkgroupPerRow).kernel(&SoftmaxParams::dense(9, 9, 8, false, 0.5)), SoftmaxKernel::WorkgroupVec4Subgroups, "subgroups are used where the device has them");
+    assert_eq!(
+        Softmax::new(&ctx.device, RowLayout::WorkgroupPerRow).kernel(&SoftmaxParams::dense(9, 9, 8, false, 0.5)),
+        SoftmaxKernel::WorkgroupVec4Subgroups,
+        "subgroups are used where the device has them"
+    );
     assert_eq!(Softmax::new(&ctx.device, RowLayout::InvocationPerRow).kernel(&SoftmaxParams::dense(9, 9, 8, false, 0.5)), SoftmaxKernel::Rows);
 }
 
@@ -212,7 +215,7 @@ fn lambda_update_sums_stay_exact_when_the_signal_dominates() {
 #[test]
 fn maps_beyond_the_device_limits_are_refused_with_the_limit_named() {
     let ctx = ctx();
-    let limit = (ctx.limits.max_storage_buffer_binding_size as u64).min(ctx.limits.max_buffer_size);
+    let limit = ctx.limits.max_storage_buffer_binding_size.min(ctx.limits.max_buffer_size);
     let n = ((limit / 4) as f64).sqrt() as usize + 1;
     let err = difflens::gpu::ops::fits(&ctx, n, n).unwrap_err();
     assert!(err.contains("maxStorageBufferBindingSize"), "{err}");
@@ -234,10 +237,7 @@ fn tiled_matmul_matches_the_cpu_on_awkward_shapes() {
         let bt = b.t().as_standard_layout().to_owned();
         let c0 = normal_matrix(&mut rng, m, n, 1.0);
         let want = a.dot(&b);
-        for (label, got) in [
-            ("A·B", pollster::block_on(matmul(&ctx, &a, &b, false, None))),
-            ("A·(Bᵀ)ᵀ", pollster::block_on(matmul(&ctx, &a, &bt, true, None))),
-        ] {
+        for (label, got) in [("A·B", pollster::block_on(matmul(&ctx, &a, &b, false, None))), ("A·(Bᵀ)ᵀ", pollster::block_on(matmul(&ctx, &a, &bt, true, None)))] {
             let got = got.unwrap_or_else(|e| panic!("{m}×{k}×{n} {label}: {e}"));
             assert!(max_diff(&got, &want) < 1e-4, "{m}×{k}×{n} {label}: {}", max_diff(&got, &want));
         }

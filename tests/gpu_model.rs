@@ -15,9 +15,8 @@ use difflens::gpu::layout::RowLayout;
 use difflens::gpu::model::GpuModel;
 
 fn ctx() -> GpuContext {
-    pollster::block_on(GpuContext::request(wgpu::Backends::VULKAN)).unwrap_or_else(|e| {
-        panic!("no Vulkan adapter for the GPU tests ({e}); install Debian's mesa-vulkan-drivers (scripts/install-test-deps.sh does)")
-    })
+    pollster::block_on(GpuContext::request(wgpu::Backends::VULKAN))
+        .unwrap_or_else(|e| panic!("no Vulkan adapter for the GPU tests ({e}); install Debian's mesa-vulkan-drivers (scripts/install-test-deps.sh does)"))
 }
 
 fn config(json_kind: &str, heads: usize, kv: usize, causal: bool, rope: bool, subln: bool) -> ModelConfig {
@@ -116,12 +115,7 @@ fn a_longer_prompt_spanning_several_tiles_matches() {
 #[test]
 fn the_readers_options_match_the_core() {
     let all = |lambda, subln| ForwardOptions { maps: MapRequest::All, keep_logits: true, lambda, subln, ..Default::default() };
-    let overrides = [
-        LambdaOverride::Learnt,
-        LambdaOverride::PerLayer(vec![None, Some(-0.7)]),
-        LambdaOverride::Scale(2.5),
-        LambdaOverride::Constant(0.0),
-    ];
+    let overrides = [LambdaOverride::Learnt, LambdaOverride::PerLayer(vec![None, Some(-0.7)]), LambdaOverride::Scale(2.5), LambdaOverride::Constant(0.0)];
     for (kind, seed) in [("diff_v1", 21), ("diff_v2", 22), ("baseline", 23)] {
         for lambda in overrides.clone() {
             check_with(config(kind, 2, 2, true, true, true), &T17, seed, &all(lambda, None));

@@ -78,7 +78,23 @@ fn cjk(c: char) -> bool {
 }
 
 /// Messages that read the same in both languages: names, symbols and separators.
-const SAME_IN_BOTH: [&str; 15] = ["on-gpu", "kind-diff-v1", "kind-diff-v2", "term-softmax-name", "term-lambda_init-name", "term-swiglu-name", "term-rmsnorm-name", "sentence-gap", "term-colon", "list-separator", "lambda-init-caption", "map-softmax", "figure-keys", "figure-queries", "paper-transformer"];
+const SAME_IN_BOTH: [&str; 15] = [
+    "on-gpu",
+    "kind-diff-v1",
+    "kind-diff-v2",
+    "term-softmax-name",
+    "term-lambda_init-name",
+    "term-swiglu-name",
+    "term-rmsnorm-name",
+    "sentence-gap",
+    "term-colon",
+    "list-separator",
+    "lambda-init-caption",
+    "map-softmax",
+    "figure-keys",
+    "figure-queries",
+    "paper-transformer",
+];
 
 #[test]
 fn the_chinese_catalogue_is_chinese() {

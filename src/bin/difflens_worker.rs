@@ -10,14 +10,14 @@
 
 #[cfg(target_arch = "wasm32")]
 mod web {
-    use difflens::core::model::Model;
     use difflens::core::lab::{LabInputs, LabParams};
+    use difflens::core::model::Model;
     use difflens::engine::batch::{job_kind, AccuracyChunk, ChunkResult, MassAnswer, MassJob, NoiseAnswer, NoiseJob};
-    use difflens::engine::lab_blocks::{BlockAnswer, BlockJob};
     use difflens::engine::forward_job::{ForwardAnswer, ForwardJob};
+    use difflens::engine::lab_blocks::{BlockAnswer, BlockJob};
+    use difflens::engine::model_session::ModelLibrary;
     use difflens::engine::sweep_batch::{SweepAnswer, SweepChunk};
     use std::cell::RefCell;
-    use difflens::engine::model_session::ModelLibrary;
     use std::rc::Rc;
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
@@ -83,14 +83,20 @@ mod web {
     async fn reply(library: &ModelLibrary, message: &str) -> (String, Vec<Vec<f32>>) {
         fail_if_asked(message);
         match job_kind(message).as_deref() {
-            Some("noise") => (match NoiseJob::from_message(message) {
-                Ok(job) => job.run().to_message(),
-                Err(e) => NoiseAnswer { generation: 0, point: Err(e) }.to_message(),
-            }, vec![]),
-            Some("masses") => (match MassJob::from_message(message) {
-                Ok(job) => job.run().to_message(),
-                Err(e) => MassAnswer { generation: 0, points: Err(e) }.to_message(),
-            }, vec![]),
+            Some("noise") => (
+                match NoiseJob::from_message(message) {
+                    Ok(job) => job.run().to_message(),
+                    Err(e) => NoiseAnswer { generation: 0, point: Err(e) }.to_message(),
+                },
+                vec![],
+            ),
+            Some("masses") => (
+                match MassJob::from_message(message) {
+                    Ok(job) => job.run().to_message(),
+                    Err(e) => MassAnswer { generation: 0, points: Err(e) }.to_message(),
+                },
+                vec![],
+            ),
             Some("block") => match BlockJob::from_message(message) {
                 Ok(job) => LAB_INPUTS.with(|inputs| job.run(&mut inputs.borrow_mut())).to_parts(),
                 Err(e) => BlockAnswer { generation: 0, block: Err(e) }.to_parts(),

@@ -106,11 +106,8 @@ struct Outputs {
 }
 
 fn write(path: &Path, outputs: &Outputs) -> Result<(), String> {
-    let views: Vec<(&str, TensorView)> = outputs
-        .tensors
-        .iter()
-        .map(|(name, shape, data)| (*name, TensorView::new(Dtype::F32, shape.clone(), bytemuck::cast_slice(data)).expect("shape matches data")))
-        .collect();
+    let views: Vec<(&str, TensorView)> =
+        outputs.tensors.iter().map(|(name, shape, data)| (*name, TensorView::new(Dtype::F32, shape.clone(), bytemuck::cast_slice(data)).expect("shape matches data"))).collect();
     let heads: Vec<String> = outputs.map_heads.iter().map(|h| h.to_string()).collect();
     let meta = (!heads.is_empty()).then(|| HashMap::from([("map_heads".to_string(), heads.join(","))]));
     write_atomic(path, |temp| safetensors::serialize_to_file(views, &meta, temp).map_err(|e| format!("cannot write --out {}: {e}", path.display())))

@@ -12,9 +12,9 @@ use super::diff_v1::DiffAttnV1;
 use super::diff_v2::DiffAttnV2;
 use super::linalg::Mat;
 use super::model::{put_matrix, put_vector};
-use super::weights::TensorStore;
 use super::rope::Rope;
 use super::softmax::{apply_mask, softmax_rows};
+use super::weights::TensorStore;
 use ndarray::{s, Array2, ArrayView2, Axis};
 
 /// Queries per block: large enough for an efficient GEMM, small enough that the
@@ -279,9 +279,7 @@ impl Branch<'_> {
 pub(crate) fn run_head(inputs: &HeadInputs, opts: &AttentionOptions, keep: &Keep) -> HeadResult {
     let (t, keys, q0) = (inputs.q1.nrows(), inputs.k1.nrows(), inputs.first_query);
     let full = || Some(Array2::<f32>::zeros((t, keys)));
-    let absmax = |q: &ArrayView2<f32>, k: &ArrayView2<f32>| {
-        opts.logit_quant_bits.map(|_| logit_absmax(q, k, inputs.scale, opts.causal))
-    };
+    let absmax = |q: &ArrayView2<f32>, k: &ArrayView2<f32>| opts.logit_quant_bits.map(|_| logit_absmax(q, k, inputs.scale, opts.causal));
     let branch1 = Branch { q: inputs.q1, k: inputs.k1, absmax: absmax(&inputs.q1, &inputs.k1) };
     let branch2 = inputs.branch2.as_ref().map(|(q2, k2, lambda)| (Branch { q: *q2, k: *k2, absmax: absmax(q2, k2) }, *lambda));
     let is_diff = branch2.is_some();

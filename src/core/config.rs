@@ -130,14 +130,14 @@ impl AttnShape {
             return err(format!("dim ({embed_dim}) and n_heads ({n_heads}) must be positive"));
         }
         let n_kv_heads = n_kv_heads.unwrap_or(n_heads);
-        if n_kv_heads == 0 || n_heads % n_kv_heads != 0 {
+        if n_kv_heads == 0 || !n_heads.is_multiple_of(n_kv_heads) {
             return err(format!("n_heads ({n_heads}) must be a multiple of n_kv_heads ({n_kv_heads})"));
         }
         // Checked: 2·n_heads of a huge n_heads must be an error, not a wrapped zero.
         let split = if kind == AttentionKind::DiffV1 { n_heads.checked_mul(2).ok_or_else(|| WeightsError::Config(format!("n_heads ({n_heads}) is too large")))? } else { n_heads };
         let head_dim = match head_dim {
             Some(d) => d,
-            None if embed_dim % split == 0 => embed_dim / split,
+            None if embed_dim.is_multiple_of(split) => embed_dim / split,
             None => return err(format!("dim ({embed_dim}) is not divisible by {split} (the number of {})", if split == n_heads { "heads" } else { "sub-heads, 2·n_heads" })),
         };
         if head_dim == 0 || head_dim % 2 != 0 {
@@ -213,7 +213,9 @@ mod tests {
             let e = ModelConfig::from_json(&format!("{base}{extra}}}")).unwrap_err().to_string();
             assert!(e.contains(field), "{extra}: {e}");
         }
-        for (from, to, field) in [(r#""n_heads":2"#, r#""n_heads":2147483648"#, "n_heads"), (r#""n_layers":3"#, r#""n_layers":4000000000"#, "n_layers"), (r#""dim":64"#, r#""dim":1048576"#, "parameters")] {
+        for (from, to, field) in
+            [(r#""n_heads":2"#, r#""n_heads":2147483648"#, "n_heads"), (r#""n_layers":3"#, r#""n_layers":4000000000"#, "n_layers"), (r#""dim":64"#, r#""dim":1048576"#, "parameters")]
+        {
             let e = ModelConfig::from_json(&format!("{base}}}").replace(from, to)).unwrap_err().to_string();
             assert!(e.contains(field), "{to}: {e}");
         }

@@ -408,7 +408,11 @@ impl SweepPart {
 fn kink_key(k: &(f32, f32)) -> u64 {
     let ordered = |x: f32| {
         let b = x.to_bits();
-        if b >> 31 == 1 { !b } else { b | 1 << 31 }
+        if b >> 31 == 1 {
+            !b
+        } else {
+            b | 1 << 31
+        }
     };
     (u64::from(ordered(k.0)) << 32) | u64::from(ordered(k.1))
 }
@@ -460,7 +464,19 @@ pub struct SweepBuilder {
 impl SweepBuilder {
     /// The parts of consecutive row blocks, in row order (their sums are added in it).
     pub fn new(n: usize, parts: Vec<SweepPart>) -> Self {
-        let mut b = Self { n, runs: Default::default(), unkeyed: Default::default(), kinks: vec![], prefix_a2: vec![0.0], prefix_a1: vec![0.0], constant_noise: 0.0, signal_a1: 0.0, signal_a2: 0.0, n_signal_entries: 0, n_noise_entries: 0 };
+        let mut b = Self {
+            n,
+            runs: Default::default(),
+            unkeyed: Default::default(),
+            kinks: vec![],
+            prefix_a2: vec![0.0],
+            prefix_a1: vec![0.0],
+            constant_noise: 0.0,
+            signal_a1: 0.0,
+            signal_a2: 0.0,
+            n_signal_entries: 0,
+            n_noise_entries: 0,
+        };
         for p in parts {
             b.constant_noise += p.constant_noise;
             b.signal_a1 += p.signal_a1;
@@ -568,7 +584,11 @@ impl LambdaSweep {
         let l = lambda as f64;
         let signal_mean = (self.signal_a1 - l * self.signal_a2) / self.n_signal_entries.max(1) as f64;
         let noise_mean = noise_abs / self.n_noise_entries.max(1) as f64;
-        if noise_mean > 0.0 { signal_mean / noise_mean } else { f64::INFINITY }
+        if noise_mean > 0.0 {
+            signal_mean / noise_mean
+        } else {
+            f64::INFINITY
+        }
     }
 
     pub fn curve(&self, lambdas: &[f32]) -> Vec<SnrPoint> {
@@ -655,7 +675,11 @@ pub fn crossover(params: &LabParams, threshold: f64, max_noise: f32) -> Option<f
     let (mut lo, mut hi) = (0.0f32, max_noise);
     for _ in 0..24 {
         let mid = 0.5 * (lo + hi);
-        if standard_snr(params, mid) >= threshold { lo = mid } else { hi = mid }
+        if standard_snr(params, mid) >= threshold {
+            lo = mid
+        } else {
+            hi = mid
+        }
     }
     Some(0.5 * (lo + hi))
 }

@@ -6,9 +6,9 @@
 pub mod analysis;
 pub mod arch;
 pub mod attention;
+pub mod baseline;
 pub mod char_lm;
 pub mod char_vocab;
-pub mod baseline;
 pub mod config;
 pub mod diff_v1;
 pub mod diff_v2;

@@ -21,13 +21,13 @@
 
 use super::analysis::{outlier_stats, OutlierStats};
 use super::attention::{AttentionLayer, AttentionOptions, HeadMaps, KvRows, LambdaOverride, LambdaTrace, MapRequest, V1Choices};
-use super::pass_cache::PassCache;
 use super::baseline::BaselineAttention;
 use super::config::{AttentionKind, ModelConfig};
 use super::diff_v1::DiffAttnV1;
 use super::diff_v2::DiffAttnV2;
 use super::init::{linear_weight, normal_matrix, seeded};
 use super::linalg::{linear, Mat};
+use super::pass_cache::PassCache;
 use super::rms_norm::RmsNorm;
 use super::rope::Rope;
 use super::swiglu::SwiGlu;
@@ -95,11 +95,7 @@ pub struct ModelOutput {
 /// Mean, RMS and outlier statistics of a hidden state (`[T, E]`).
 pub fn hidden_stats(h: &Mat) -> HiddenStats {
     let n = h.len().max(1) as f32;
-    HiddenStats {
-        mean: h.sum() / n,
-        rms: (h.iter().map(|v| v * v).sum::<f32>() / n).sqrt(),
-        outliers: outlier_stats(h.iter().copied()),
-    }
+    HiddenStats { mean: h.sum() / n, rms: (h.iter().map(|v| v * v).sum::<f32>() / n).sqrt(), outliers: outlier_stats(h.iter().copied()) }
 }
 
 impl Model {

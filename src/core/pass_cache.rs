@@ -190,7 +190,13 @@ mod tests {
             assert!((la.hidden.rms - lb.hidden.rms).abs() <= tol && (la.hidden.mean - lb.hidden.mean).abs() <= tol, "{what}: hidden statistics");
             assert_eq!(la.maps.len(), lb.maps.len());
             for (ma, mb) in la.maps.iter().zip(&lb.maps) {
-                for (x, y) in [(Some(&ma.a1), Some(&mb.a1)), (ma.a2.as_ref(), mb.a2.as_ref()), (ma.diff.as_ref(), mb.diff.as_ref()), (ma.logits1.as_ref(), mb.logits1.as_ref()), (ma.logits2.as_ref(), mb.logits2.as_ref())] {
+                for (x, y) in [
+                    (Some(&ma.a1), Some(&mb.a1)),
+                    (ma.a2.as_ref(), mb.a2.as_ref()),
+                    (ma.diff.as_ref(), mb.diff.as_ref()),
+                    (ma.logits1.as_ref(), mb.logits1.as_ref()),
+                    (ma.logits2.as_ref(), mb.logits2.as_ref()),
+                ] {
                     assert_eq!(x.is_some(), y.is_some(), "{what}: the same maps kept");
                     if let (Some(x), Some(y)) = (x, y) {
                         close(x, y, "map");

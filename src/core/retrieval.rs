@@ -11,8 +11,7 @@ use std::ops::Range;
 const SPECIALS: [&str; 6] = ["<pad>", "<bos>", "is", ".", "?", "→"];
 const KEYS: [&str; 16] = ["Oslo", "Lima", "Rome", "Kyiv", "Baku", "Doha", "Riga", "Bern", "Sofia", "Quito", "Dakar", "Hanoi", "Minsk", "Accra", "Cairo", "Seoul"];
 const FILLER: [&str; 24] = [
-    "the", "a", "sun", "rose", "over", "quiet", "hills", "and", "river", "ran", "slowly", "past", "old", "town", "while", "birds", "sang", "in", "green", "trees",
-    "people", "walked", "home", "today",
+    "the", "a", "sun", "rose", "over", "quiet", "hills", "and", "river", "ran", "slowly", "past", "old", "town", "while", "birds", "sang", "in", "green", "trees", "people", "walked", "home", "today",
 ];
 /// Values are the "magic numbers" 10 … 39.
 const N_VALUES: usize = 30;
@@ -86,11 +85,8 @@ pub fn generate(rng: &mut impl Rng, spec: &PromptSpec) -> Prompt {
     let r = spec.n_queries.clamp(1, n);
     let filler_len = spec.context_len.saturating_sub(4 * n);
     let keys = sample(rng, KEYS.len(), n).into_vec();
-    let values: Vec<u32> = if spec.distinct_values {
-        sample(rng, N_VALUES, n).into_iter().map(|v| VALUE0 + v as u32).collect()
-    } else {
-        (0..n).map(|_| VALUE0 + rng.random_range(0..N_VALUES as u32)).collect()
-    };
+    let values: Vec<u32> =
+        if spec.distinct_values { sample(rng, N_VALUES, n).into_iter().map(|v| VALUE0 + v as u32).collect() } else { (0..n).map(|_| VALUE0 + rng.random_range(0..N_VALUES as u32)).collect() };
     // Insertion points among the filler words (needle i goes before filler word slot[i]).
     let mut slots: Vec<usize> = (0..n).map(|_| rng.random_range(0..=filler_len)).collect();
     if let Some(depth) = spec.target_depth {
@@ -179,7 +175,8 @@ pub fn parse(text: &str) -> Result<Prompt, String> {
     let end = tokens.iter().position(|&t| t == QUERY).ok_or("no query: end the prompt with “? KEY →”, e.g. “? Bern →”")?;
     let is_key = |t: u32| (KEY0..VALUE0).contains(&t);
     let is_value = |t: u32| (VALUE0..FILLER0).contains(&t);
-    let needle_spans: Vec<Range<usize>> = (1..end.saturating_sub(3)).filter(|&i| is_key(tokens[i]) && tokens[i + 1] == IS && is_value(tokens[i + 2]) && tokens[i + 3] == DOT).map(|i| i..i + 4).collect();
+    let needle_spans: Vec<Range<usize>> =
+        (1..end.saturating_sub(3)).filter(|&i| is_key(tokens[i]) && tokens[i + 1] == IS && is_value(tokens[i + 2]) && tokens[i + 3] == DOT).map(|i| i..i + 4).collect();
     let (mut answer_positions, mut answers, mut answer_spans) = (vec![], vec![], vec![]);
     for p in (end + 2..tokens.len()).filter(|&p| tokens[p] == ARROW) {
         let key = tokens[p - 1];
@@ -214,7 +211,10 @@ mod tests {
         made.needle_spans.sort_by_key(|s| s.start);
         assert_eq!(parse(&render(&made.tokens)).unwrap(), made, "a generated prompt, typed back (needles in reading order)");
         let own = parse("sun Bern is 15 . rose ? Bern →").unwrap();
-        assert_eq!((own.tokens.len(), own.answer_positions.clone(), own.answers.clone(), own.answer_spans.clone(), own.context.clone()), (10, vec![9], vec![token_of("15").unwrap()], vec![Range { start: 2, end: 6 }], 1..7));
+        assert_eq!(
+            (own.tokens.len(), own.answer_positions.clone(), own.answers.clone(), own.answer_spans.clone(), own.context.clone()),
+            (10, vec![9], vec![token_of("15").unwrap()], vec![Range { start: 2, end: 6 }], 1..7)
+        );
         assert!(parse("sun Paris is 15 . ? Bern →").unwrap_err().contains("“Paris” (word 2)"));
         assert!(parse("sun Bern is 15 .").unwrap_err().starts_with("no query"));
         assert!(parse("sun Bern is 15 . ? Rome →").unwrap_err().contains("asks for Rome"));

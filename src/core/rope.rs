@@ -30,7 +30,7 @@ impl Rope {
     /// The same for rows that stand at positions `first, first + 1, …` (rows appended
     /// to a text that already has `first`).
     pub fn apply_from(&self, mut x: ArrayViewMut2<f32>, head_dim: usize, first: usize) {
-        assert!(head_dim % 2 == 0, "RoPE needs an even head size, got {head_dim}");
+        assert!(head_dim.is_multiple_of(2), "RoPE needs an even head size, got {head_dim}");
         let inv_freq = inv_freq(self.theta, head_dim);
         // A position's angles are the same for every head: computed once per row.
         let mut angles = vec![(0.0f32, 0.0f32); inv_freq.len()];

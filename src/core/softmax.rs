@@ -53,10 +53,14 @@ pub fn exp_shifted(x: f32) -> f32 {
     p = p * r + 8.333_452e-3;
     p = p * r + 4.166_579_6e-2;
     p = p * r + 1.666_666_5e-1;
-    p = p * r + 5.000_000_1e-1;
+    p = p * r + 5e-1;
     let e_r = p * r * r + r + 1.0;
     let two_n = f32::from_bits(((n as i32 + 127) as u32) << 23);
-    if x >= EXP_FLOOR { e_r * two_n } else { 0.0 }
+    if x >= EXP_FLOOR {
+        e_r * two_n
+    } else {
+        0.0
+    }
 }
 
 /// Above this e^x would overflow f32 (e^88.7 is f32's largest number).

@@ -172,7 +172,11 @@ impl<'a> Scope<'a> {
     }
 
     pub fn full_name(&self, name: &str) -> String {
-        if self.prefix.is_empty() { name.to_string() } else { format!("{}.{}", self.prefix, name) }
+        if self.prefix.is_empty() {
+            name.to_string()
+        } else {
+            format!("{}.{}", self.prefix, name)
+        }
     }
 
     fn checked(&self, name: &str, expected: &[usize]) -> Result<&'a Tensor, WeightsError> {

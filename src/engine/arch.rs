@@ -19,7 +19,11 @@ pub fn count(n: u128) -> String {
         n if n >= 1_000 => format!("{:.1} k", n as f64 / 1e3),
         n => n.to_string(),
     };
-    if n >= 1_000 { format!("{short} ({grouped})") } else { short }
+    if n >= 1_000 {
+        format!("{short} ({grouped})")
+    } else {
+        short
+    }
 }
 
 /// The difference of two counts, signed: "+768", "−1.05 M (1,048,576)", "—" for none.

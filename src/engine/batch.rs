@@ -73,7 +73,17 @@ impl AccuracyChunk {
     /// The job as a message: the chunk's own keys start with `_`, the rest is the
     /// explorer's link.
     pub fn to_message(&self) -> String {
-        link_job("accuracy", &[("_gen", self.generation.to_string()), ("_ckpt", self.checkpoint.to_string()), ("_count", self.count.to_string()), ("_from", self.prompts.start.to_string()), ("_to", self.prompts.end.to_string())], &self.state)
+        link_job(
+            "accuracy",
+            &[
+                ("_gen", self.generation.to_string()),
+                ("_ckpt", self.checkpoint.to_string()),
+                ("_count", self.count.to_string()),
+                ("_from", self.prompts.start.to_string()),
+                ("_to", self.prompts.end.to_string()),
+            ],
+            &self.state,
+        )
     }
 
     pub fn from_message(message: &str) -> Result<Self, String> {
@@ -153,7 +163,13 @@ pub struct NoiseAnswer {
 impl NoiseJob {
     pub fn to_message(&self) -> String {
         let params = serde_json::to_string(&self.params).expect("lab parameters are plain numbers");
-        query::format(&[("_job".into(), "noise".into()), ("_gen".into(), self.generation.to_string()), ("lambda".into(), self.lambda.to_string()), ("sigma".into(), self.sigma.to_string()), ("params".into(), params)])
+        query::format(&[
+            ("_job".into(), "noise".into()),
+            ("_gen".into(), self.generation.to_string()),
+            ("lambda".into(), self.lambda.to_string()),
+            ("sigma".into(), self.sigma.to_string()),
+            ("params".into(), params),
+        ])
     }
 
     pub fn from_message(message: &str) -> Result<Self, String> {
@@ -303,9 +319,7 @@ mod tests {
 
     #[test]
     fn a_job_and_its_answer_survive_the_message() {
-        let mut state = ModelState::default();
-        state.needles = 3;
-        state.seed = 11;
+        let state = ModelState { needles: 3, seed: 11, ..ModelState::default() };
         let job = AccuracyChunk { generation: 4, state: state.clone(), checkpoint: 2, count: 100, prompts: 20..35 };
         assert_eq!(AccuracyChunk::from_message(&job.to_message()), Ok(job.clone()));
         for counts in [Ok(vec![(3, 15), (15, 15), (14, 15)]), Err("models/diff_v1/x.safetensors: not found, & more".to_string())] {
@@ -359,9 +373,7 @@ mod tests {
     fn chunks_add_up_to_the_page_s_own_run() {
         let models: Vec<Model> = AttentionKind::ALL.iter().map(|k| tiny(*k)).collect();
         let refs: Vec<&Model> = models.iter().collect();
-        let mut state = ModelState::default();
-        state.context = 64;
-        state.seed = 3;
+        let state = ModelState { context: 64, seed: 3, ..ModelState::default() };
         let count = 9;
         let options = refs.iter().map(|m| forward_options(&state, m.config.attention)).collect();
         let mut whole = AccuracyRun::new(fresh_prompts(&run_spec(&state, None), count, state.seed), options);

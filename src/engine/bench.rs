@@ -53,14 +53,26 @@ pub async fn cpu_report(clock: &dyn Fn() -> f64, pause: Pause<'_>) -> Result<Str
     let opts = AttentionOptions { maps: MapRequest::None, ..Default::default() };
     let v1 = DiffAttnV1::random(&mut seeded(2), AttnShape::new(AttentionKind::DiffV1, e, h, None, None).expect("the benchmark layer's shape is valid"), 0.8);
     let plain = BaselineAttention::random(&mut seeded(3), AttnShape::new(AttentionKind::Baseline, e, h, None, Some(e / h / 2)).expect("the benchmark layer's shape is valid"));
-    let v1_ms = median_ms(clock, pause, 5, || { std::hint::black_box(v1.forward(&x.view(), &opts, 0)); }).await?;
-    let plain_ms = median_ms(clock, pause, 5, || { std::hint::black_box(plain.forward(&x.view(), &opts, 0)); }).await?;
+    let v1_ms = median_ms(clock, pause, 5, || {
+        std::hint::black_box(v1.forward(&x.view(), &opts, 0));
+    })
+    .await?;
+    let plain_ms = median_ms(clock, pause, 5, || {
+        std::hint::black_box(plain.forward(&x.view(), &opts, 0));
+    })
+    .await?;
     let mut lab = Vec::new();
     for n in [256usize, 1024, 2048] {
         let params = LabParams { n, ..LabParams::default() };
-        let full = median_ms(clock, pause, 3, || { std::hint::black_box(LabRun::compute_cpu(&params)); }).await?;
+        let full = median_ms(clock, pause, 3, || {
+            std::hint::black_box(LabRun::compute_cpu(&params));
+        })
+        .await?;
         let run = LabRun::compute_cpu(&params);
-        let lambda_only = median_ms(clock, pause, 5, || { std::hint::black_box((run.pooled(MapKind::Diff, 0.5, n.min(384)), run.metrics(0.5))); }).await?;
+        let lambda_only = median_ms(clock, pause, 5, || {
+            std::hint::black_box((run.pooled(MapKind::Diff, 0.5, n.min(384)), run.metrics(0.5)));
+        })
+        .await?;
         lab.push(format!(r#"{{"n": {n}, "full_ms": {full:.2}, "lambda_update_ms": {lambda_only:.2}}}"#));
     }
     Ok(format!(r#"{{"v1_forward_ms": {v1_ms:.2}, "two_plain_attentions_ms": {:.2}, "ratio": {:.3}, "lab_cpu": [{}]}}"#, 2.0 * plain_ms, v1_ms / (2.0 * plain_ms), lab.join(", ")))
@@ -94,8 +106,23 @@ pub async fn gpu_report(ctx: Option<Rc<GpuContext>>, clock: &dyn Fn() -> f64, pa
     let mut lab = Vec::new();
     for n in [256usize, 1024] {
         let params = LabParams { n, ..LabParams::default() };
-        let full = median_async_ms(clock, pause, 3, || { let s = session.clone(); let p = params.clone(); async move { let _ = s.maps(&p, &|| Box::pin(async {})).await.map(|a| a.run_all()); } }).await?;
-        let lambda = median_async_ms(clock, pause, 5, || { let s = session.clone(); async move { if let Ok(rb) = s.lambda_update(0.5, n.min(384)) { let _ = rb.read(&s.ctx, 4).await; } } }).await?;
+        let full = median_async_ms(clock, pause, 3, || {
+            let s = session.clone();
+            let p = params.clone();
+            async move {
+                let _ = s.maps(&p, &|| Box::pin(async {})).await.map(|a| a.run_all());
+            }
+        })
+        .await?;
+        let lambda = median_async_ms(clock, pause, 5, || {
+            let s = session.clone();
+            async move {
+                if let Ok(rb) = s.lambda_update(0.5, n.min(384)) {
+                    let _ = rb.read(&s.ctx, 4).await;
+                }
+            }
+        })
+        .await?;
         lab.push(format!(r#"{{"n": {n}, "full_ms": {full:.1}, "lambda_update_ms": {lambda:.1}}}"#));
     }
     let model = small_model();
@@ -104,8 +131,17 @@ pub async fn gpu_report(ctx: Option<Rc<GpuContext>>, clock: &dyn Fn() -> f64, pa
     for t in [128usize, 512] {
         let tokens: Vec<u32> = (0..t).map(|i| (i * 31 % 64) as u32).collect();
         let maps = MapRequest::Only(vec![(3, 0)]);
-        let cpu = median_ms(clock, pause, 3, || { std::hint::black_box(model.forward(&tokens, &ForwardOptions { maps: maps.clone(), ..Default::default() }).ok()); }).await?;
-        let gpu = median_async_ms(clock, pause, 3, || { let (m, c, tk, mp) = (gpu_model.clone(), ctx.clone(), tokens.clone(), maps.clone()); async move { let _ = m.forward(&c, &tk, &mp).await; } }).await?;
+        let cpu = median_ms(clock, pause, 3, || {
+            std::hint::black_box(model.forward(&tokens, &ForwardOptions { maps: maps.clone(), ..Default::default() }).ok());
+        })
+        .await?;
+        let gpu = median_async_ms(clock, pause, 3, || {
+            let (m, c, tk, mp) = (gpu_model.clone(), ctx.clone(), tokens.clone(), maps.clone());
+            async move {
+                let _ = m.forward(&c, &tk, &mp).await;
+            }
+        })
+        .await?;
         models.push(format!(r#"{{"t": {t}, "cpu_ms": {cpu:.1}, "gpu_ms": {gpu:.1}}}"#));
     }
     Ok(format!(r#"{{"lab": [{}], "small_model": [{}]}}"#, lab.join(", "), models.join(", ")))
@@ -129,4 +165,3 @@ mod tests {
         assert_eq!(pauses.get(), 3, "nothing ran after the pause that said stop");
     }
 }
-

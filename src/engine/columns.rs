@@ -4,8 +4,8 @@
 //! worker, `forward_job`), or WebGPU with the CPU core taking over if the GPU fails.
 
 use super::model::{explain_prompt, explained_of, forward_options, prompt_for, prompt_spec, Explained, ForwardOptions, Model, Prompt};
-use crate::core::model::ModelOutput;
 use super::placement::Placement;
+use crate::core::model::ModelOutput;
 use crate::core::retrieval::PromptSpec;
 use crate::gpu::context::GpuContext;
 use crate::gpu::model::GpuModel;
@@ -30,7 +30,11 @@ pub struct ColumnRun {
 impl ColumnRun {
     /// Where, in two words (for the timing line).
     pub fn short(&self) -> String {
-        if self.in_worker { crate::tr!("short-cpu-worker") } else { self.computed_on.short() }
+        if self.in_worker {
+            crate::tr!("short-cpu-worker")
+        } else {
+            self.computed_on.short()
+        }
     }
 
     /// The sentence under the column: where its numbers were computed, and why there.

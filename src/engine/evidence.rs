@@ -47,7 +47,8 @@ impl NetWeights {
     /// Needs every map of `output` (a forward with `MapRequest::All`).
     pub fn of(output: &ModelOutput, prompt: &Prompt) -> Self {
         let (pos, span) = (prompt.answer_positions[0], &prompt.answer_spans[0]);
-        let per_layer = output.layers.iter().map(|layer| layer.maps.iter().map(|m| Net::of_row(m.combined().row(pos).as_slice().expect("maps are standard-layout"), span, &prompt.context)).collect()).collect();
+        let per_layer =
+            output.layers.iter().map(|layer| layer.maps.iter().map(|m| Net::of_row(m.combined().row(pos).as_slice().expect("maps are standard-layout"), span, &prompt.context)).collect()).collect();
         Self(per_layer)
     }
 

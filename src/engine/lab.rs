@@ -1,17 +1,17 @@
 //! The noise-floor lab as the page uses it: one run per problem (N, noise, seed, …),
 //! then cheap queries per λ, so dragging λ never recomputes a softmax.
 
+use super::lab_blocks::LabAssembly;
+use crate::core::analysis::max_abs_diff;
 use crate::core::lab::{self, LabInputs, LabMaps, LambdaSweep};
 /// The lab's numbers as the page shows them (the page reads them through the engine).
 pub use crate::core::lab::{LabMetrics, LabParams, NoiseMassPoint, NoiseSweepPoint, SnrPoint};
 pub use crate::core::lambda::lambda_init_for_depth;
 use crate::gpu::context::GpuContext;
+pub use crate::gpu::lab::Pace;
 use crate::gpu::lab::{GpuLab, LambdaReadback};
 use crate::gpu::layout::RowLayout;
-pub use crate::gpu::lab::Pace;
-use crate::core::analysis::max_abs_diff;
 use crate::viz::pooling::{pool_max_magnitude, pool_rows_max_magnitude};
-use super::lab_blocks::LabAssembly;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -199,7 +199,14 @@ impl Verification {
         let snr = rel(gpu_metrics.standard.snr, cm.standard.snr).max(rel(gpu_metrics.differential.snr, cm.differential.snr));
         Self {
             worst: d1.max(d2).max(dd).max(other_worst),
-            sentence: crate::tr!("lab-verified", a1 = format!("{d1:.1e}"), a2 = format!("{d2:.1e}"), diff = format!("{dd:.1e}"), snr = format!("{snr:.1e}"), tolerance = format!("{:.0e}", Self::MAP_TOLERANCE)) + &other_sentence,
+            sentence: crate::tr!(
+                "lab-verified",
+                a1 = format!("{d1:.1e}"),
+                a2 = format!("{d2:.1e}"),
+                diff = format!("{dd:.1e}"),
+                snr = format!("{snr:.1e}"),
+                tolerance = format!("{:.0e}", Self::MAP_TOLERANCE)
+            ) + &other_sentence,
         }
     }
 }

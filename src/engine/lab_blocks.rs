@@ -250,7 +250,13 @@ pub struct BlockAnswer {
 impl BlockJob {
     pub fn to_message(&self) -> String {
         let params = serde_json::to_string(&self.params).expect("lab parameters are plain numbers");
-        query::format(&[("_job".into(), "block".into()), ("_gen".into(), self.generation.to_string()), ("from".into(), self.rows.start.to_string()), ("to".into(), self.rows.end.to_string()), ("params".into(), params)])
+        query::format(&[
+            ("_job".into(), "block".into()),
+            ("_gen".into(), self.generation.to_string()),
+            ("from".into(), self.rows.start.to_string()),
+            ("to".into(), self.rows.end.to_string()),
+            ("params".into(), params),
+        ])
     }
 
     pub fn from_message(message: &str) -> Result<Self, String> {
@@ -286,7 +292,17 @@ impl BlockAnswer {
             }
             Ok(b) => {
                 let (s, p) = (&b.summary, &b.summary.sweep);
-                for (k, v) in [("from", s.rows.start.to_string()), ("to", s.rows.end.to_string()), ("standard_signal", s.standard_signal.to_string()), ("standard_noise", s.standard_noise_abs.to_string()), ("constant_noise", p.constant_noise.to_string()), ("signal_a1", p.signal_a1.to_string()), ("signal_a2", p.signal_a2.to_string()), ("signal_entries", p.n_signal_entries.to_string()), ("noise_entries", p.n_noise_entries.to_string())] {
+                for (k, v) in [
+                    ("from", s.rows.start.to_string()),
+                    ("to", s.rows.end.to_string()),
+                    ("standard_signal", s.standard_signal.to_string()),
+                    ("standard_noise", s.standard_noise_abs.to_string()),
+                    ("constant_noise", p.constant_noise.to_string()),
+                    ("signal_a1", p.signal_a1.to_string()),
+                    ("signal_a2", p.signal_a2.to_string()),
+                    ("signal_entries", p.n_signal_entries.to_string()),
+                    ("noise_entries", p.n_noise_entries.to_string()),
+                ] {
                     pairs.push((k.to_string(), v));
                 }
                 let kinks = p.kinks.iter().flat_map(|&(r, w)| [r, w]).collect();
@@ -315,7 +331,8 @@ impl BlockAnswer {
             n_signal_entries: number(&pairs, "signal_entries")?,
             n_noise_entries: number(&pairs, "noise_entries")?,
         };
-        let summary = RowSummary { rows: number(&pairs, "from")?..number(&pairs, "to")?, standard_signal: number(&pairs, "standard_signal")?, standard_noise_abs: number(&pairs, "standard_noise")?, sweep };
+        let summary =
+            RowSummary { rows: number(&pairs, "from")?..number(&pairs, "to")?, standard_signal: number(&pairs, "standard_signal")?, standard_noise_abs: number(&pairs, "standard_noise")?, sweep };
         Ok(Self { generation, block: Ok(Block { summary, a1, a2, pooled_a1, pooled_a2 }) })
     }
 }

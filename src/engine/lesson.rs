@@ -5,9 +5,9 @@
 //! position of the step's slider. The few figures the prose does state are the checked
 //! ones of [`CHECKED_PHRASES`], each held by a test against the core.
 
+use crate::i18n::Lang;
 use crate::state::lab_state::{Knob, LabState, COMMON, LAMBDA, NOISE};
 use crate::state::lesson_state::StepLink;
-use crate::i18n::Lang;
 use crate::tr;
 
 /// What a step shows.
@@ -98,86 +98,16 @@ fn small() -> LabState {
 
 /// The lesson, in order. The first step's figure is the one a visitor sees first.
 pub const STEPS: [Step; 10] = [
-    Step {
-        slug: "softmax",
-        paragraphs: 2,
-        figure: Figure::Row,
-        preset: Some(|| LabState { row: Some(0), ..base() }),
-        knob: Some(NOISE),
-        opens: Opens::Lab,
-    },
-    Step {
-        slug: "length",
-        paragraphs: 2,
-        figure: Figure::Context,
-        preset: Some(base),
-        knob: Some(NOISE),
-        opens: Opens::Lab,
-    },
-    Step {
-        slug: "two-maps",
-        paragraphs: 2,
-        figure: Figure::Branches,
-        preset: Some(small),
-        knob: Some(COMMON),
-        opens: Opens::Lab,
-    },
-    Step {
-        slug: "subtract",
-        paragraphs: 2,
-        figure: Figure::Subtract,
-        preset: Some(small),
-        knob: Some(LAMBDA),
-        opens: Opens::Lab,
-    },
-    Step {
-        slug: "lambda",
-        paragraphs: 2,
-        figure: Figure::Choose,
-        preset: Some(base),
-        knob: Some(LAMBDA),
-        opens: Opens::Lab,
-    },
-    Step {
-        slug: "failure",
-        paragraphs: 2,
-        figure: Figure::Failure,
-        preset: Some(|| LabState { common: 0.3, ..base() }),
-        knob: Some(COMMON),
-        opens: Opens::Lab,
-    },
-    Step {
-        slug: "cost",
-        paragraphs: 2,
-        figure: Figure::Cost,
-        preset: None,
-        knob: None,
-        opens: Opens::Arch,
-    },
-    Step {
-        slug: "models",
-        paragraphs: 2,
-        figure: Figure::Models,
-        preset: None,
-        knob: None,
-        opens: Opens::Explorer,
-    },
-    Step {
-        slug: "paper",
-        paragraphs: 2,
-        figure: Figure::Paper,
-        preset: None,
-        knob: None,
-        opens: Opens::Explorer,
-    },
-    Step {
-        slug: "real-text",
-        paragraphs: 2,
-        figure: Figure::Text,
-        preset: None,
-        knob: None,
-        opens: Opens::Text,
-    },
+    Step { slug: "softmax", paragraphs: 2, figure: Figure::Row, preset: Some(|| LabState { row: Some(0), ..base() }), knob: Some(NOISE), opens: Opens::Lab },
+    Step { slug: "length", paragraphs: 2, figure: Figure::Context, preset: Some(base), knob: Some(NOISE), opens: Opens::Lab },
+    Step { slug: "two-maps", paragraphs: 2, figure: Figure::Branches, preset: Some(small), knob: Some(COMMON), opens: Opens::Lab },
+    Step { slug: "subtract", paragraphs: 2, figure: Figure::Subtract, preset: Some(small), knob: Some(LAMBDA), opens: Opens::Lab },
+    Step { slug: "lambda", paragraphs: 2, figure: Figure::Choose, preset: Some(base), knob: Some(LAMBDA), opens: Opens::Lab },
+    Step { slug: "failure", paragraphs: 2, figure: Figure::Failure, preset: Some(|| LabState { common: 0.3, ..base() }), knob: Some(COMMON), opens: Opens::Lab },
+    Step { slug: "cost", paragraphs: 2, figure: Figure::Cost, preset: None, knob: None, opens: Opens::Arch },
+    Step { slug: "models", paragraphs: 2, figure: Figure::Models, preset: None, knob: None, opens: Opens::Explorer },
+    Step { slug: "paper", paragraphs: 2, figure: Figure::Paper, preset: None, knob: None, opens: Opens::Explorer },
+    Step { slug: "real-text", paragraphs: 2, figure: Figure::Text, preset: None, knob: None, opens: Opens::Text },
 ];
 
 /// The figures the prose states, each checked by a test against the core (below), so no
@@ -185,8 +115,36 @@ pub const STEPS: [Step; 10] = [
 /// the same figures.
 pub fn checked_phrases(lang: Lang) -> &'static [&'static str] {
     match lang {
-        Lang::En => &["negative or above 1", "weights adds up to 1", "positive and add up to 1", "(counted from 0): 0.8 − 0.6·e^(−0.3·depth)", "the constant 1 − λ_init", "A2 adds up to 1", "0.0001% per key over 128 000 keys is 12.8%", "0.001%, would give 128%", "adds up to 1 − λ", "At λ = 0 the difference is A1", "λ_init = 0.8 − 0.6·e^(−0.3·depth) (depth counted from 0)", "close to 0.8", "between 0 and 1"],
-        Lang::Zh => &["可以是负数，也可以大于 1", "权重加起来等于 1", "全部为正、加起来等于 1", "（从 0 开始计）的层中 λ 的初始值：0.8 − 0.6·e^(−0.3·depth)", "常数 1 − λ_init", "A2 的每一行加起来都等于 1", "每个键 0.0001% 的权重，乘以 128 000 个键，就是整行的 12.8%", "0.001% 会得出 128%", "加起来等于 1 − λ", "λ = 0 时，差值就是 A1", "λ_init = 0.8 − 0.6·e^(−0.3·depth)（depth 为层的深度，从 0 开始计）", "接近 0.8", "在 0 到 1 之间"],
+        Lang::En => &[
+            "negative or above 1",
+            "weights adds up to 1",
+            "positive and add up to 1",
+            "(counted from 0): 0.8 − 0.6·e^(−0.3·depth)",
+            "the constant 1 − λ_init",
+            "A2 adds up to 1",
+            "0.0001% per key over 128 000 keys is 12.8%",
+            "0.001%, would give 128%",
+            "adds up to 1 − λ",
+            "At λ = 0 the difference is A1",
+            "λ_init = 0.8 − 0.6·e^(−0.3·depth) (depth counted from 0)",
+            "close to 0.8",
+            "between 0 and 1",
+        ],
+        Lang::Zh => &[
+            "可以是负数，也可以大于 1",
+            "权重加起来等于 1",
+            "全部为正、加起来等于 1",
+            "（从 0 开始计）的层中 λ 的初始值：0.8 − 0.6·e^(−0.3·depth)",
+            "常数 1 − λ_init",
+            "A2 的每一行加起来都等于 1",
+            "每个键 0.0001% 的权重，乘以 128 000 个键，就是整行的 12.8%",
+            "0.001% 会得出 128%",
+            "加起来等于 1 − λ",
+            "λ = 0 时，差值就是 A1",
+            "λ_init = 0.8 − 0.6·e^(−0.3·depth)（depth 为层的深度，从 0 开始计）",
+            "接近 0.8",
+            "在 0 到 1 之间",
+        ],
     }
 }
 
@@ -207,7 +165,18 @@ impl Term {
     }
 }
 
-pub const GLOSSARY: [Term; 10] = [Term { key: "softmax" }, Term { key: "logit" }, Term { key: "snr" }, Term { key: "lambda" }, Term { key: "lambda_init" }, Term { key: "needle" }, Term { key: "gqa" }, Term { key: "kv_cache" }, Term { key: "swiglu" }, Term { key: "rmsnorm" }];
+pub const GLOSSARY: [Term; 10] = [
+    Term { key: "softmax" },
+    Term { key: "logit" },
+    Term { key: "snr" },
+    Term { key: "lambda" },
+    Term { key: "lambda_init" },
+    Term { key: "needle" },
+    Term { key: "gqa" },
+    Term { key: "kv_cache" },
+    Term { key: "swiglu" },
+    Term { key: "rmsnorm" },
+];
 
 pub fn term(key: &str) -> Option<Term> {
     GLOSSARY.iter().find(|t| t.key == key).copied()
@@ -283,7 +252,13 @@ mod tests {
 
     /// A paragraph as it reads: a term's shown words, not its markup.
     fn read(p: &str) -> String {
-        pieces(p).iter().map(|x| match x { Piece::Text(t) => t.as_str(), Piece::Term { shown, .. } => shown.as_str() }).collect()
+        pieces(p)
+            .iter()
+            .map(|x| match x {
+                Piece::Text(t) => t.as_str(),
+                Piece::Term { shown, .. } => shown.as_str(),
+            })
+            .collect()
     }
 
     #[test]
@@ -307,7 +282,6 @@ mod tests {
         assert!(*v2.start() >= 0.0 && *v2.end() <= 1.0, "V2's λ is a sigmoid: between 0 and 1");
     }
 
-
     /// In `lang`: every term is in the glossary, and every number is in a checked phrase.
     fn terms_and_numbers_are_checked(lang: Lang) {
         for p in prose(lang) {
@@ -320,7 +294,11 @@ mod tests {
             for phrase in checked_phrases(lang) {
                 bare = bare.replace(phrase, "");
             }
-            let unchecked: Vec<&str> = bare.split(|c: char| !c.is_ascii_alphanumeric() && !matches!(c, '.' | '%' | '_')).filter(|w| w.chars().any(|c| c.is_ascii_digit())).filter(|w| !matches!(w.trim_end_matches('.'), "V1" | "V2" | "A1" | "A2" | "W_1" | "W_2")).collect();
+            let unchecked: Vec<&str> = bare
+                .split(|c: char| !c.is_ascii_alphanumeric() && !matches!(c, '.' | '%' | '_'))
+                .filter(|w| w.chars().any(|c| c.is_ascii_digit()))
+                .filter(|w| !matches!(w.trim_end_matches('.'), "V1" | "V2" | "A1" | "A2" | "W_1" | "W_2"))
+                .collect();
             assert!(unchecked.is_empty(), "{lang:?}: unchecked numbers {unchecked:?} in {p:?}");
         }
         for phrase in checked_phrases(lang) {
@@ -365,7 +343,10 @@ mod tests {
     #[test]
     fn terms_split_out_of_the_prose() {
         let text = |t: &str| Piece::Text(t.to_string());
-        assert_eq!(pieces("a [[softmax]] b [[logit|scores]]."), vec![text("a "), Piece::Term { key: "softmax", shown: "softmax".into() }, text(" b "), Piece::Term { key: "logit", shown: "scores".into() }, text(".")]);
+        assert_eq!(
+            pieces("a [[softmax]] b [[logit|scores]]."),
+            vec![text("a "), Piece::Term { key: "softmax", shown: "softmax".into() }, text(" b "), Piece::Term { key: "logit", shown: "scores".into() }, text(".")]
+        );
         assert_eq!(pieces("[[nope|words]] and [[open"), vec![text("words"), text(" and [[open")]);
         let keys: Vec<&str> = GLOSSARY.iter().map(|t| t.key).collect();
         for k in ["softmax", "logit", "snr", "lambda", "lambda_init", "needle", "gqa", "kv_cache", "swiglu", "rmsnorm"] {

@@ -31,10 +31,14 @@ pub fn scientific(v: f64) -> String {
     }
     let exp = v.abs().log10().floor() as i32;
     let mantissa = v / 10f64.powi(exp);
-    let sup: String = exp.to_string().chars().map(|c| match c {
-        '-' => '⁻',
-        d => "⁰¹²³⁴⁵⁶⁷⁸⁹".chars().nth(d.to_digit(10).unwrap_or(0) as usize).unwrap_or('?'),
-    }).collect();
+    let sup: String = exp
+        .to_string()
+        .chars()
+        .map(|c| match c {
+            '-' => '⁻',
+            d => "⁰¹²³⁴⁵⁶⁷⁸⁹".chars().nth(d.to_digit(10).unwrap_or(0) as usize).unwrap_or('?'),
+        })
+        .collect();
     format!("{mantissa:.1} × 10{sup}")
 }
 
@@ -51,7 +55,13 @@ pub fn sig3(v: f64) -> String {
 
 /// How a quantity moved: the catalogue's word for "rises", "falls" or "stays about the same".
 fn change(from: f64, to: f64) -> String {
-    tr!(if to > from * 1.005 { "change-rises" } else if to < from * 0.995 { "change-falls" } else { "change-same" })
+    tr!(if to > from * 1.005 {
+        "change-rises"
+    } else if to < from * 0.995 {
+        "change-falls"
+    } else {
+        "change-same"
+    })
 }
 
 /// Step 1: one query's row of standard attention.
@@ -72,7 +82,11 @@ impl RowFacts {
         let signal = run.inputs.is_signal();
         let (mut noise_mass, mut signal_mass) = (0.0, 0.0);
         for (w, s) in a1.iter().zip(&signal) {
-            if *s { signal_mass += *w as f64 } else { noise_mass += *w as f64 }
+            if *s {
+                signal_mass += *w as f64
+            } else {
+                noise_mass += *w as f64
+            }
         }
         let min = a1.iter().fold(f32::INFINITY, |m, w| m.min(*w)) as f64;
         let signal_keys = run.inputs.signal_keys.len();
@@ -116,7 +130,11 @@ pub fn noise_correlation(run: &LabRun) -> f64 {
             pearson(&pairs)
         })
         .collect();
-    if rows.is_empty() { 0.0 } else { rows.iter().sum::<f64>() / rows.len() as f64 }
+    if rows.is_empty() {
+        0.0
+    } else {
+        rows.iter().sum::<f64>() / rows.len() as f64
+    }
 }
 
 /// The correlation of the pairs, or `None` where either side does not vary.
@@ -225,7 +243,13 @@ impl ChooseFacts {
 
 /// Step 6: the best gain with the current share, against the previous steps' share.
 pub fn failure_sentence(common: f32, here: &ChooseFacts, reference_common: f32, reference: &ChooseFacts) -> String {
-    let verdict = if here.gain() < 1.5 { "barely" } else if here.gain() < reference.gain() * 0.8 { "less" } else { "still" };
+    let verdict = if here.gain() < 1.5 {
+        "barely"
+    } else if here.gain() < reference.gain() * 0.8 {
+        "less"
+    } else {
+        "still"
+    };
     tr!(
         "facts-failure",
         shared = format!("{:.0}", 100.0 * common),
@@ -463,7 +487,8 @@ mod tests {
         use crate::state::model_state::ModelState;
         let dir = format!("{}/www/models", env!("CARGO_MANIFEST_DIR"));
         let read = |p: String| std::fs::read(format!("{dir}/{p}")).unwrap();
-        let models: Vec<_> = AttentionKind::ALL.iter().map(|k| load_user_model("c", &read(format!("{}/config.json", k.slug())), "w", &read(format!("{}/step-03200.safetensors", k.slug()))).unwrap()).collect();
+        let models: Vec<_> =
+            AttentionKind::ALL.iter().map(|k| load_user_model("c", &read(format!("{}/config.json", k.slug())), "w", &read(format!("{}/step-03200.safetensors", k.slug()))).unwrap()).collect();
         let refs: Vec<_> = models.iter().collect();
         let runs = explain_each(&refs, &ModelState::default(), &[]).unwrap();
         let facts: Vec<_> = AttentionKind::ALL.iter().zip(&runs).map(|(k, r)| ModelFacts::of(*k, &r.explained)).collect();

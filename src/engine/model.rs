@@ -1,23 +1,23 @@
 //! The model explorer's computations: reading a shipped model card and checkpoint, and
 //! running a retrieval prompt through the model with every map kept.
 
-use crate::tr;
+use super::evidence::{Magnitudes, Net, NetWeights};
+/// What the explorer reads of the core, through the engine.
+pub use crate::core::attention::LambdaTrace;
 use crate::core::attention::{LambdaOverride, MapRequest};
 use crate::core::config::ModelConfig;
 use crate::core::init::seeded;
 pub use crate::core::model::ForwardOptions;
+pub use crate::core::model::Model;
 pub use crate::core::model::ModelOutput;
 use crate::core::retrieval::{self, PromptSpec};
+pub use crate::core::retrieval::{render, word, Prompt};
 use crate::core::weights::{TensorStore, WeightsError};
 use crate::state::model_state::{AttentionKind, ModelState};
-use super::evidence::{Magnitudes, Net, NetWeights};
+use crate::tr;
+use crate::viz::labels::{AxisLabel, Emphasis};
 use serde::Deserialize;
 use std::ops::Range;
-use crate::viz::labels::{AxisLabel, Emphasis};
-/// What the explorer reads of the core, through the engine.
-pub use crate::core::attention::LambdaTrace;
-pub use crate::core::model::Model;
-pub use crate::core::retrieval::{render, word, Prompt};
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 pub struct CheckpointInfo {
@@ -237,10 +237,14 @@ pub use super::columns::{explain_each, ColumnRun};
 
 /// DIFF V1's learnt λ of each layer (`None` for other kinds): where the override starts.
 pub fn learnt_lambdas(model: &Model) -> Vec<Option<f32>> {
-    model.blocks.iter().map(|b| match &b.attn {
-        crate::core::attention::AttentionLayer::V1(a) => Some(a.lambda_full()),
-        _ => None,
-    }).collect()
+    model
+        .blocks
+        .iter()
+        .map(|b| match &b.attn {
+            crate::core::attention::AttentionLayer::V1(a) => Some(a.lambda_full()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// What a layer's λ is, in a sentence for the map it shaped: whether it is learnt or the
@@ -250,7 +254,13 @@ pub fn lambda_sentence(x: &Explained, layer: usize) -> String {
     let heads = |v: &[f32]| v.iter().map(|v| format!("{v:.2}")).collect::<Vec<_>>().join(", ");
     match (x.output.layers.get(layer).map(|l| &l.lambda), &x.lambda) {
         (Some(LambdaTrace::Scalar(l)), LambdaOverride::PerLayer(v)) if v.get(layer).copied().flatten().is_some() => {
-            let what = if *l == 0.0 { "zero" } else if *l < 0.0 { "negative" } else { "positive" };
+            let what = if *l == 0.0 {
+                "zero"
+            } else if *l < 0.0 {
+                "negative"
+            } else {
+                "positive"
+            };
             tr!("lambda-yours", layer = layer, lambda = signed_lambda(*l), what = what)
         }
         (Some(LambdaTrace::Scalar(l)), _) if *l < 0.0 => tr!("lambda-learnt-negative", layer = layer, lambda = signed_lambda(*l)),
@@ -341,7 +351,22 @@ mod tests {
         let x = explain_prompt(&model, prompt, &ForwardOptions::default()).unwrap();
         let got: Vec<(String, Emphasis)> = x.axis_labels().into_iter().map(|l| (l.text, l.emphasis)).collect();
         use Emphasis::*;
-        let want = [("<bos>", Plain), ("the", Plain), ("Bern", Asked), ("is", Asked), ("16", Asked), (".", Asked), ("sun", Plain), ("Oslo", Needle), ("is", Needle), ("12", Needle), (".", Needle), ("?", Query), ("Bern", Query), ("→", Answer)];
+        let want = [
+            ("<bos>", Plain),
+            ("the", Plain),
+            ("Bern", Asked),
+            ("is", Asked),
+            ("16", Asked),
+            (".", Asked),
+            ("sun", Plain),
+            ("Oslo", Needle),
+            ("is", Needle),
+            ("12", Needle),
+            (".", Needle),
+            ("?", Query),
+            ("Bern", Query),
+            ("→", Answer),
+        ];
         assert_eq!(got, want.map(|(w, e)| (w.to_string(), e)));
     }
 
@@ -400,7 +425,10 @@ mod tests {
         let again = explain_each(&[&v1, &v2], &only_v2, &zeroed).unwrap();
         assert!(Arc::ptr_eq(&again[0].explained, &zeroed[0].explained), "V1's run is reused");
         assert!(!Arc::ptr_eq(&again[1].explained, &zeroed[1].explained), "V2 ran again");
-        let scaled = |r: &ColumnRun| match &r.explained.output.layers[0].lambda { LambdaTrace::PerToken(m) => m[[3, 1]], _ => f32::NAN };
+        let scaled = |r: &ColumnRun| match &r.explained.output.layers[0].lambda {
+            LambdaTrace::PerToken(m) => m[[3, 1]],
+            _ => f32::NAN,
+        };
         assert!((scaled(&again[1]) - 2.0 * scaled(&learnt[1])).abs() < 1e-6);
         let say = |r: &ColumnRun, layer| lambda_sentence(&r.explained, layer);
         assert!(say(&learnt[0], 1).contains(", learnt"), "{}", say(&learnt[0], 1));
@@ -444,8 +472,10 @@ mod tests {
     fn the_training_slider_reads_the_cards_labels() {
         let labelled = CheckpointInfo { file: "step-03000.safetensors".into(), step: 3000, fraction: 0.6, label: "after the copy warm-up".into() };
         assert_eq!(labelled.describe(), "after the copy warm-up: step 3000 (60%)");
-        let card = CardInfo::parse(r#"{"name": "old", "config": {"attention": "baseline", "vocab_size": 76, "dim": 64, "n_layers": 1, "n_heads": 4, "ffn_hidden": 172}, "parameters": 1, "training_seconds": 1.0,
-            "checkpoints": [{"file": "a", "step": 125, "fraction": 0.05}]}"#)
+        let card = CardInfo::parse(
+            r#"{"name": "old", "config": {"attention": "baseline", "vocab_size": 76, "dim": 64, "n_layers": 1, "n_heads": 4, "ffn_hidden": 172}, "parameters": 1, "training_seconds": 1.0,
+            "checkpoints": [{"file": "a", "step": 125, "fraction": 0.05}]}"#,
+        )
         .unwrap();
         assert_eq!(card.checkpoints[0].describe(), "5% (step 125)");
         assert!(CardInfo::parse(r#"{"name": "x", "config": {"attention": "baseline", "vocab_size": 76, "dim": 64, "n_layers": 1, "n_heads": 4, "ffn_hidden": 172}, "parameters": 1, "training_seconds": 1.0, "checkpoints": []}"#).is_err());

@@ -17,6 +17,9 @@ use std::rc::Rc;
 /// A model kind and the index of one of its checkpoints.
 pub type ModelKey = (String, usize);
 
+/// A model's weights on a GPU, with the context they live on.
+type OnGpu = (Rc<GpuContext>, Rc<GpuModel>);
+
 /// The cards and checkpoints loaded so far, and the models uploaded to a GPU.
 pub struct ModelLibrary {
     /// The folder under the site holding `<kind>/card.json` and the checkpoints.
@@ -25,7 +28,7 @@ pub struct ModelLibrary {
     models: RefCell<HashMap<ModelKey, Rc<Model>>>,
     /// Each model's weights on the GPU, with the context they live on (a new context
     /// after a lost device uploads them again).
-    on_gpu: RefCell<HashMap<ModelKey, (Rc<GpuContext>, Rc<GpuModel>)>>,
+    on_gpu: RefCell<HashMap<ModelKey, OnGpu>>,
 }
 
 impl Default for ModelLibrary {

@@ -157,9 +157,9 @@ pub fn decode(numbers: &str, shapes: &str, arrays: Vec<Vec<f32>>) -> Result<Mode
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::attention::MapRequest;
     use crate::core::config::AttentionKind;
     use crate::core::model::{ForwardOptions, Model};
-    use crate::core::attention::MapRequest;
 
     fn same(a: &ModelOutput, b: &ModelOutput) {
         assert_eq!(a.logits, b.logits);

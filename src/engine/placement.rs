@@ -4,8 +4,8 @@
 //! either. The page says the decision's sentence under every number it computed.
 
 pub use crate::state::model_state::ComputeOn;
-use crate::tr;
 use crate::state::model_state::ModelState;
+use crate::tr;
 
 /// The page's WebGPU adapter as the decision needs it.
 #[derive(Clone, Copy, Debug)]

@@ -10,10 +10,15 @@ use std::ops::Range;
 /// index in `Prompt::answer_positions`. Depths are percent of the way into the context.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PromptEdit {
-    MoveNeedle { needle: usize, depth: u32 },
+    MoveNeedle {
+        needle: usize,
+        depth: u32,
+    },
     RemoveNeedle(usize),
     /// A needle with a key and a value no other needle has.
-    AddNeedle { depth: u32 },
+    AddNeedle {
+        depth: u32,
+    },
     AskAbout(usize),
     RemoveQuery(usize),
 }

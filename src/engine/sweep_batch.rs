@@ -45,7 +45,18 @@ impl SweepChunk {
     /// The job as a message: the chunk's own keys start with `_`, the rest is the
     /// explorer's link.
     pub fn to_message(&self) -> String {
-        link_job("sweep", &[("_gen", self.generation.to_string()), ("_ckpt", self.checkpoint.to_string()), ("_depth", self.depth.to_string()), ("_count", self.count.to_string()), ("_from", self.prompts.start.to_string()), ("_to", self.prompts.end.to_string())], &self.state)
+        link_job(
+            "sweep",
+            &[
+                ("_gen", self.generation.to_string()),
+                ("_ckpt", self.checkpoint.to_string()),
+                ("_depth", self.depth.to_string()),
+                ("_count", self.count.to_string()),
+                ("_from", self.prompts.start.to_string()),
+                ("_to", self.prompts.end.to_string()),
+            ],
+            &self.state,
+        )
     }
 
     pub fn from_message(message: &str) -> Result<Self, String> {
@@ -92,7 +103,13 @@ impl SweepAnswer {
     /// Tagged like its job (`job_kind`). Rust prints an f64 in its shortest form that
     /// parses back to the same bits, so the page adds what the worker summed.
     pub fn to_message(&self) -> String {
-        let own = [("_job", "sweep".to_string()), ("_gen", self.generation.to_string()), ("_depth", self.depth.to_string()), ("_from", self.prompts.start.to_string()), ("_to", self.prompts.end.to_string())];
+        let own = [
+            ("_job", "sweep".to_string()),
+            ("_gen", self.generation.to_string()),
+            ("_depth", self.depth.to_string()),
+            ("_from", self.prompts.start.to_string()),
+            ("_to", self.prompts.end.to_string()),
+        ];
         let mut pairs: Vec<(String, String)> = own.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
         match &self.sums {
             Ok(sums) => pairs.push(("sums".into(), sums.iter().map(|n| format!("{}/{}", n.answer, n.noise)).collect::<Vec<_>>().join(","))),
@@ -161,8 +178,7 @@ mod tests {
 
     #[test]
     fn a_sweep_job_and_its_answer_survive_the_message() {
-        let mut state = ModelState::default();
-        state.seed = 8;
+        let state = ModelState { seed: 8, ..ModelState::default() };
         let job = SweepChunk { generation: 3, state, checkpoint: 1, depth: 4, count: 20, prompts: 15..20 };
         assert_eq!(SweepChunk::from_message(&job.to_message()), Ok(job.clone()));
         assert_eq!(super::super::batch::job_kind(&job.to_message()).as_deref(), Some("sweep"));
@@ -181,9 +197,7 @@ mod tests {
     fn chunks_add_up_to_the_page_s_own_sweep_in_any_order() {
         let models: Vec<Model> = AttentionKind::ALL.iter().map(|k| tiny(*k)).collect();
         let refs: Vec<&Model> = models.iter().collect();
-        let mut state = ModelState::default();
-        state.context = 64;
-        state.seed = 2;
+        let state = ModelState { context: 64, seed: 2, ..ModelState::default() };
         let count = 5;
         let options = refs.iter().map(|m| forward_options(&state, m.config.attention)).collect();
         let mut whole = DepthSweep::fresh(&run_spec(&state, Some(1)), count, state.seed, options);

@@ -51,7 +51,12 @@ impl GpuContext {
         let info = adapter.get_info();
         let limits = adapter.limits();
         let (device, queue) = adapter
-            .request_device(&wgpu::DeviceDescriptor { label: Some("difflens"), required_limits: limits.clone(), required_features: adapter.features() & wgpu::Features::SUBGROUP, ..Default::default() })
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("difflens"),
+                required_limits: limits.clone(),
+                required_features: adapter.features() & wgpu::Features::SUBGROUP,
+                ..Default::default()
+            })
             .await
             .map_err(|e| GpuUnavailable(format!("the GPU refused a device ({e})")))?;
         let software = info.device_type == wgpu::DeviceType::Cpu || looks_software(&info.name);

@@ -16,7 +16,8 @@ pub const COMBINE_WGSL: &str = include_str!("../../shaders/combine.wgsl");
 /// or the hardware GPUs' kernel with tree reductions or with subgroup ones.
 pub const LAB_LAMBDA_ROWS_WGSL: &str = concat!(include_str!("../../shaders/lab_lambda_io.wgsl"), include_str!("../../shaders/lab_lambda_rows.wgsl"));
 pub const LAB_LAMBDA_WG_WGSL: &str = concat!(include_str!("../../shaders/lab_lambda_io.wgsl"), include_str!("../../shaders/reduce_tree.wgsl"), include_str!("../../shaders/lab_lambda_wg.wgsl"));
-pub const LAB_LAMBDA_WG_SUBGROUPS_WGSL: &str = concat!(include_str!("../../shaders/lab_lambda_io.wgsl"), include_str!("../../shaders/reduce_subgroups.wgsl"), include_str!("../../shaders/lab_lambda_wg.wgsl"));
+pub const LAB_LAMBDA_WG_SUBGROUPS_WGSL: &str =
+    concat!(include_str!("../../shaders/lab_lambda_io.wgsl"), include_str!("../../shaders/reduce_subgroups.wgsl"), include_str!("../../shaders/lab_lambda_wg.wgsl"));
 pub const MATMUL_WGSL: &str = include_str!("../../shaders/matmul.wgsl");
 pub const RMS_NORM_WGSL: &str = include_str!("../../shaders/rms_norm.wgsl");
 pub const ROPE_WGSL: &str = include_str!("../../shaders/rope.wgsl");

@@ -6,11 +6,11 @@
 use super::context::GpuContext;
 use super::kernels::{staging, storage, uniform, write_f32, write_uniform, Kernel, LAB_LAMBDA_ROWS_WGSL, LAB_LAMBDA_WG_SUBGROUPS_WGSL, LAB_LAMBDA_WG_WGSL};
 use super::layout::RowLayout;
-use super::params::{LabLambdaParams, SoftmaxUniform};
-use super::sizes::MAX_PX;
 use super::ops::fits;
-use super::readback::{read_many, read_many_paced};
+use super::params::{LabLambdaParams, SoftmaxUniform};
 pub use super::readback::Pace;
+use super::readback::{read_many, read_many_paced};
+use super::sizes::MAX_PX;
 use super::softmax::{Softmax, SoftmaxParams};
 use crate::core::lab::{LabInputs, LabMaps, LabMetrics};
 use ndarray::Array2;
@@ -181,17 +181,7 @@ impl GpuLab {
         }
         ctx.queue.submit([encoder.finish()]);
         let lambda_group = self.lambda.bind::<LabLambdaParams>(dev, &lambda_params, &[("a1", &a1), ("a2", &a2), ("is_signal", &mask_buf), ("pooled", &pooled), ("rows", &sums)]);
-        let resident = Resident {
-            n,
-            lambda_group,
-            maps_staging: staging(dev, 2 * n * n),
-            lambda_staging: staging(dev, n * n + 4 * n),
-            a1,
-            a2,
-            pooled,
-            sums,
-            lambda_params,
-        };
+        let resident = Resident { n, lambda_group, maps_staging: staging(dev, 2 * n * n), lambda_staging: staging(dev, n * n + 4 * n), a1, a2, pooled, sums, lambda_params };
         let readback = MapsReadback { n, a1: resident.a1.clone(), a2: resident.a2.clone(), staging: resident.maps_staging.clone() };
         self.resident = Some(resident);
         Ok(readback)

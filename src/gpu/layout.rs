@@ -19,7 +19,11 @@ use super::sizes::ROW_WG;
 impl RowLayout {
     /// The layout that suits this context's adapter.
     pub fn preferred(ctx: &GpuContext) -> Self {
-        if ctx.software { Self::InvocationPerRow } else { Self::WorkgroupPerRow }
+        if ctx.software {
+            Self::InvocationPerRow
+        } else {
+            Self::WorkgroupPerRow
+        }
     }
 
     /// The workgroup grid that covers `rows` rows.

@@ -8,6 +8,6 @@ pub mod layout;
 pub mod model;
 pub mod ops;
 pub mod params;
+mod readback;
 pub mod sizes;
 pub mod softmax;
-mod readback;

@@ -7,12 +7,12 @@
 
 use super::context::GpuContext;
 use super::kernels::{grid_1d, staging, storage, uniform, write_f32, Kernel, COMBINE_WGSL, ELEMENTWISE_WGSL, MATMUL_WGSL, RMS_NORM_WGSL, ROPE_WGSL};
+use super::layout::RowLayout;
 use super::ops::fits;
 use super::params::{CombineParams, ElementwiseOp, ElementwiseParams, MatmulParams, RmsNormParams, RopeParams, Uniform};
 use super::readback::read_many;
 use super::sizes::WG_1D;
 use super::softmax::{Softmax, SoftmaxParams};
-use super::layout::RowLayout;
 use crate::core::attention::{AttentionLayer, HeadMaps, LambdaOverride, LambdaTrace, MapRequest};
 use crate::core::config::ModelConfig;
 use crate::core::diff_v1::SUBLN_EPS;
@@ -89,32 +89,36 @@ impl GpuModel {
             rope: Kernel::new(d, "rope", ROPE_WGSL),
             elementwise: Kernel::new(d, "elementwise", ELEMENTWISE_WGSL),
         };
-        let layers = model.blocks.iter().map(|b| {
-            // The core's description of which columns each head reads and writes.
-            let layout = b.attn.head_layout();
-            let (wq, wk, wv, wo, kind) = match &b.attn {
-                AttentionLayer::Baseline(a) => (&a.wq, &a.wk, &a.wv, &a.wout, LayerKind::Baseline),
-                AttentionLayer::V1(a) => {
-                    let kind = LayerKind::V1 { lambda: a.lambda_full(), subln: upload(ctx, "subln", a.subln.gain.as_slice().expect("norm gains are contiguous vectors")) };
-                    (&a.wq, &a.wk, &a.wv, &a.wout, kind)
+        let layers = model
+            .blocks
+            .iter()
+            .map(|b| {
+                // The core's description of which columns each head reads and writes.
+                let layout = b.attn.head_layout();
+                let (wq, wk, wv, wo, kind) = match &b.attn {
+                    AttentionLayer::Baseline(a) => (&a.wq, &a.wk, &a.wv, &a.wout, LayerKind::Baseline),
+                    AttentionLayer::V1(a) => {
+                        let kind = LayerKind::V1 { lambda: a.lambda_full(), subln: upload(ctx, "subln", a.subln.gain.as_slice().expect("norm gains are contiguous vectors")) };
+                        (&a.wq, &a.wk, &a.wv, &a.wout, kind)
+                    }
+                    AttentionLayer::V2(a) => (&a.wq, &a.wk, &a.wv, &a.wo, LayerKind::V2 { w_lambda: upload_mat(ctx, "w_lambda", &a.w_lambda) }),
+                };
+                GpuLayer {
+                    widths: (wq.nrows(), wk.nrows(), wv.nrows(), layout.out_width()),
+                    kind,
+                    attn_norm: upload(ctx, "attn_norm", b.attn_norm.gain.as_slice().expect("norm gains are contiguous vectors")),
+                    ffn_norm: upload(ctx, "ffn_norm", b.ffn_norm.gain.as_slice().expect("norm gains are contiguous vectors")),
+                    wq: upload_mat(ctx, "wq", wq),
+                    wk: upload_mat(ctx, "wk", wk),
+                    wv: upload_mat(ctx, "wv", wv),
+                    wo: upload_mat(ctx, "wo", wo),
+                    gate: upload_mat(ctx, "gate", &b.ffn.gate),
+                    up: upload_mat(ctx, "up", &b.ffn.up),
+                    down: upload_mat(ctx, "down", &b.ffn.down),
+                    layout,
                 }
-                AttentionLayer::V2(a) => (&a.wq, &a.wk, &a.wv, &a.wo, LayerKind::V2 { w_lambda: upload_mat(ctx, "w_lambda", &a.w_lambda) }),
-            };
-            GpuLayer {
-                widths: (wq.nrows(), wk.nrows(), wv.nrows(), layout.out_width()),
-                kind,
-                attn_norm: upload(ctx, "attn_norm", b.attn_norm.gain.as_slice().expect("norm gains are contiguous vectors")),
-                ffn_norm: upload(ctx, "ffn_norm", b.ffn_norm.gain.as_slice().expect("norm gains are contiguous vectors")),
-                wq: upload_mat(ctx, "wq", wq),
-                wk: upload_mat(ctx, "wk", wk),
-                wv: upload_mat(ctx, "wv", wv),
-                wo: upload_mat(ctx, "wo", wo),
-                gate: upload_mat(ctx, "gate", &b.ffn.gate),
-                up: upload_mat(ctx, "up", &b.ffn.up),
-                down: upload_mat(ctx, "down", &b.ffn.down),
-                layout,
-            }
-        }).collect();
+            })
+            .collect();
         Self {
             config: model.config.clone(),
             embed: model.embed.clone(),
@@ -255,7 +259,19 @@ impl GpuModel {
                     // Q·Kᵀ of each branch; the host scales it and clears the masked part.
                     let branches = std::iter::once((plan.q1, plan.k1)).chain(plan.branch2);
                     for (branch, (qc, kc)) in branches.enumerate() {
-                        let p = MatmulParams { m: u(t), n: u(t), k: u(d), b_trans: 1, a_off: u(qc), a_stride: u(lq), b_off: u(kc), b_stride: u(lk), c_off: u((slot * 2 + branch) * t * t), c_stride: u(t), ..Default::default() };
+                        let p = MatmulParams {
+                            m: u(t),
+                            n: u(t),
+                            k: u(d),
+                            b_trans: 1,
+                            a_off: u(qc),
+                            a_stride: u(lq),
+                            b_off: u(kc),
+                            b_stride: u(lk),
+                            c_off: u((slot * 2 + branch) * t * t),
+                            c_stride: u(t),
+                            ..Default::default()
+                        };
                         rec.matmul(b.q, b.k, b.kept_logits, p);
                     }
                 }
@@ -281,20 +297,30 @@ impl GpuModel {
     /// statistics from the read-back buffers.
     fn traces(&self, read: &ReadBack, opts: &ForwardOptions) -> Vec<LayerTrace> {
         let (t, e, n_heads) = (read.t, self.config.dim, self.config.n_heads);
-        self.layers.iter().enumerate().map(|(li, layer)| {
-            let lambda = match &layer.kind {
-                LayerKind::Baseline => LambdaTrace::None,
-                LayerKind::V1 { lambda, .. } => LambdaTrace::Scalar(opts.lambda.apply(li, *lambda)),
-                LayerKind::V2 { .. } => LambdaTrace::PerToken(mat(&read.lambdas[li * t * n_heads..(li + 1) * t * n_heads], t, n_heads)),
-            };
-            let diff = !matches!(layer.kind, LayerKind::Baseline);
-            let maps = read.wanted.iter().enumerate().filter(|(_, w)| w.0 == li).map(|(slot, &(_, hi))| {
-                let m = |k: usize| mat(&read.maps[(slot * 3 + k) * t * t..(slot * 3 + k + 1) * t * t], t, t);
-                let logits = |b: usize| read.logits.map(|l| self.scaled_logits(&l[(slot * 2 + b) * t * t..(slot * 2 + b + 1) * t * t], t, layer.layout.scale));
-                HeadMaps { layer: li, head: hi, a1: m(0), a2: diff.then(|| m(1)), diff: diff.then(|| m(2)), logits1: logits(0), logits2: if diff { logits(1) } else { None } }
-            }).collect();
-            LayerTrace { lambda, maps, hidden: hidden_stats(&mat(&read.hidden[li * t * e..(li + 1) * t * e], t, e)) }
-        }).collect()
+        self.layers
+            .iter()
+            .enumerate()
+            .map(|(li, layer)| {
+                let lambda = match &layer.kind {
+                    LayerKind::Baseline => LambdaTrace::None,
+                    LayerKind::V1 { lambda, .. } => LambdaTrace::Scalar(opts.lambda.apply(li, *lambda)),
+                    LayerKind::V2 { .. } => LambdaTrace::PerToken(mat(&read.lambdas[li * t * n_heads..(li + 1) * t * n_heads], t, n_heads)),
+                };
+                let diff = !matches!(layer.kind, LayerKind::Baseline);
+                let maps = read
+                    .wanted
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, w)| w.0 == li)
+                    .map(|(slot, &(_, hi))| {
+                        let m = |k: usize| mat(&read.maps[(slot * 3 + k) * t * t..(slot * 3 + k + 1) * t * t], t, t);
+                        let logits = |b: usize| read.logits.map(|l| self.scaled_logits(&l[(slot * 2 + b) * t * t..(slot * 2 + b + 1) * t * t], t, layer.layout.scale));
+                        HeadMaps { layer: li, head: hi, a1: m(0), a2: diff.then(|| m(1)), diff: diff.then(|| m(2)), logits1: logits(0), logits2: if diff { logits(1) } else { None } }
+                    })
+                    .collect();
+                LayerTrace { lambda, maps, hidden: hidden_stats(&mat(&read.hidden[li * t * e..(li + 1) * t * e], t, e)) }
+            })
+            .collect()
     }
 
     /// Q·Kᵀ as read back, times the score scale, the masked entries 0 (as the core keeps them).
@@ -347,7 +373,17 @@ fn mat(data: &[f32], r: usize, c: usize) -> Array2<f32> {
 /// cos/sin of every (position, pair) in f32, exactly as `core::rope` computes them.
 fn rope_table(t: usize, d: usize, theta: f32) -> Vec<f32> {
     let inv_freq = crate::core::rope::inv_freq(theta, d);
-    (0..t).flat_map(|pos| inv_freq.iter().flat_map(move |f| { let (s, c) = (pos as f32 * f).sin_cos(); [c, s] }).collect::<Vec<_>>()).collect()
+    (0..t)
+        .flat_map(|pos| {
+            inv_freq
+                .iter()
+                .flat_map(move |f| {
+                    let (s, c) = (pos as f32 * f).sin_cos();
+                    [c, s]
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 /// Records the forward pass: consecutive dispatches share one compute pass (closed only

@@ -5,16 +5,16 @@
 use super::context::GpuContext;
 use super::kernels::{grid_1d, staging, storage, uniform, write_f32, Kernel, COMBINE_WGSL, MATMUL_WGSL};
 use super::params::{CombineParams, MatmulParams, SoftmaxUniform};
+use super::readback::read_f32;
 use super::sizes::MAX_D;
 use super::softmax::{Softmax, SoftmaxParams};
-use super::readback::read_f32;
 use crate::core::linalg::Mat;
 use ndarray::Array2;
 
 /// The largest `n_q × n_k` map one storage binding may hold on this device.
 pub fn fits(ctx: &GpuContext, n_q: usize, n_k: usize) -> Result<(), String> {
     let bytes = (n_q * n_k * 4) as u64;
-    let limit = (ctx.limits.max_storage_buffer_binding_size as u64).min(ctx.limits.max_buffer_size);
+    let limit = ctx.limits.max_storage_buffer_binding_size.min(ctx.limits.max_buffer_size);
     if bytes > limit {
         return Err(format!("a {n_q} × {n_k} map needs {} MiB, above this GPU's maxStorageBufferBindingSize/maxBufferSize of {} MiB", bytes >> 20, limit >> 20));
     }
@@ -117,7 +117,20 @@ pub async fn matmul(ctx: &GpuContext, a: &Mat, b: &Mat, b_trans: bool, c0: Optio
     };
     let (ab, bb, cb) = (buffer("a", &av), buffer("b", &bv), buffer("c", &cv));
     let u = |x: usize| x as u32;
-    let p = MatmulParams { m: u(m), n: u(n), k: u(k), b_trans: b_trans as u32, a_off: u(off + pad_l), a_stride: u(a_stride), b_off: u(off + pad_l), b_stride: u(b_stride), c_off: u(off + pad_l), c_stride: u(c_stride), accumulate: c0.is_some() as u32, ..Default::default() };
+    let p = MatmulParams {
+        m: u(m),
+        n: u(n),
+        k: u(k),
+        b_trans: b_trans as u32,
+        a_off: u(off + pad_l),
+        a_stride: u(a_stride),
+        b_off: u(off + pad_l),
+        b_stride: u(b_stride),
+        c_off: u(off + pad_l),
+        c_stride: u(c_stride),
+        accumulate: c0.is_some() as u32,
+        ..Default::default()
+    };
     let params = uniform(dev, "matmul params", &p);
     let group = kernel.bind::<MatmulParams>(dev, &params, &[("a", &ab), ("b", &bb), ("c", &cb)]);
     let mut encoder = dev.create_command_encoder(&Default::default());

@@ -33,7 +33,18 @@ impl SoftmaxParams {
     /// The shaders' `Params`.
     pub fn uniform(&self) -> SoftmaxUniform {
         let u = |x: usize| x as u32;
-        SoftmaxUniform { n_q: u(self.n_q), n_k: u(self.n_k), d: u(self.d), causal: self.causal as u32, scale: self.scale, q_col: u(self.q_col), q_stride: u(self.q_stride), k_col: u(self.k_col), k_stride: u(self.k_stride), ..Default::default() }
+        SoftmaxUniform {
+            n_q: u(self.n_q),
+            n_k: u(self.n_k),
+            d: u(self.d),
+            causal: self.causal as u32,
+            scale: self.scale,
+            q_col: u(self.q_col),
+            q_stride: u(self.q_stride),
+            k_col: u(self.k_col),
+            k_stride: u(self.k_stride),
+            ..Default::default()
+        }
     }
 
     /// Whether heads can be read as vec4s (what the row kernel needs).

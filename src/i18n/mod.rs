@@ -61,7 +61,6 @@ impl Lang {
     pub fn preferred<'a>(tags: impl IntoIterator<Item = &'a str>) -> Lang {
         tags.into_iter().find_map(Lang::parse).unwrap_or_default()
     }
-
 }
 
 /// A piece of a compiled message.
@@ -70,7 +69,11 @@ pub enum Part {
     Var(&'static str),
     /// Fluent's `{ $var -> [key] … *[other] … }`: the variant whose key is the value, or
     /// (for a number) its plural category, else the default.
-    Select { var: &'static str, variants: &'static [(&'static str, &'static [Part])], default: usize },
+    Select {
+        var: &'static str,
+        variants: &'static [(&'static str, &'static [Part])],
+        default: usize,
+    },
 }
 
 // EN and ZH: every message, sorted by key.
@@ -268,7 +271,11 @@ mod tests {
         assert_eq!(with_lang(Lang::Zh, || tr!("lesson-step-count", k = 2usize, n = 9usize)), "第 2 步，共 9 步");
         assert_eq!(tr!("compare-timing", n = 1usize, ms = "12", on = "WebGPU"), "Last update: 1 forward pass with every map kept, 12 ms on WebGPU.", "English's plural: one");
         assert_eq!(tr!("compare-timing", n = 3usize, ms = "12", on = "WebGPU"), "Last update: 3 forward passes with every map kept, 12 ms on WebGPU.");
-        assert!(tr!("facts-failure", shared = "0", best = "0.5", from = "1", to = "2", gain = "1.2", verdict = "barely", reference = "95", reference_gain = "3").contains("lifts SNR only from 1 to 2: 1.2×, so subtraction barely helps."), "a text selector picks its variant");
+        assert!(
+            tr!("facts-failure", shared = "0", best = "0.5", from = "1", to = "2", gain = "1.2", verdict = "barely", reference = "95", reference_gain = "3")
+                .contains("lifts SNR only from 1 to 2: 1.2×, so subtraction barely helps."),
+            "a text selector picks its variant"
+        );
         assert_eq!(tr!("list-separator"), "; ", "a literal keeps its space");
         let mut keys: Vec<&str> = keys(Lang::Zh).collect();
         assert!(keys.windows(2).all(|w| w[0] < w[1]), "sorted, for the binary search");

@@ -43,9 +43,9 @@ fn fix_heads(c: &mut ArchConfig, notices: &mut Vec<String>) {
         notices.push(crate::tr!("note-heads-even", heads = c.heads, even = even));
         c.heads = even;
     }
-    if c.kv_heads % 2 == 1 || c.heads % c.kv_heads != 0 {
+    if c.kv_heads % 2 == 1 || !c.heads.is_multiple_of(c.kv_heads) {
         // The largest even divisor of the heads not above the asked value (2 always is one).
-        let fixed = (2..=c.kv_heads.min(c.heads)).rev().find(|k| k % 2 == 0 && c.heads % k == 0).unwrap_or(2);
+        let fixed = (2..=c.kv_heads.min(c.heads)).rev().find(|k| k % 2 == 0 && c.heads.is_multiple_of(*k)).unwrap_or(2);
         notices.push(crate::tr!("note-kv-heads", kv_heads = c.kv_heads, heads = c.heads, fixed = fixed));
         c.kv_heads = fixed;
     }

@@ -202,7 +202,10 @@ mod tests {
     #[test]
     fn the_embed_snippet_escapes_its_link() {
         let s = iframe_snippet("https://x.github.io/difflens/#/lab?lambda=0.5&embed=1", "DiffLens: \"lab\"");
-        assert_eq!(s, r#"<iframe src="https://x.github.io/difflens/#/lab?lambda=0.5&amp;embed=1" title="DiffLens: &quot;lab&quot;" width="100%" height="720" style="border:0" loading="lazy"></iframe>"#);
+        assert_eq!(
+            s,
+            r#"<iframe src="https://x.github.io/difflens/#/lab?lambda=0.5&amp;embed=1" title="DiffLens: &quot;lab&quot;" width="100%" height="720" style="border:0" loading="lazy"></iframe>"#
+        );
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Everything a teacher may share about the noise-floor lab, as one serialisable struct
 //! that round-trips through the URL.
 
-use crate::core::lab::LabParams;
 use super::query::read_clamped as read;
+use crate::core::lab::LabParams;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -53,12 +53,78 @@ pub struct Knob {
     pub show: fn(f64) -> String,
 }
 
-pub const LAMBDA: Knob = Knob { key: "lambda", label_key: "knob-lambda", min: -1.0, max: 2.0, step: 0.01, scale: SliderScale::Linear, integer: false, get: |s| s.lambda as f64, put: |s, v| s.lambda = v as f32, show: |v| format!("{v:.2}") };
-pub const N: Knob = Knob { key: "n", label_key: "knob-n", min: 16.0, max: 4096.0, step: 0.125, scale: SliderScale::Log2, integer: true, get: |s| s.n as f64, put: |s, v| s.n = v as usize, show: |v| format!("{v:.0}") };
-pub const NOISE: Knob = Knob { key: "noise", label_key: "knob-noise", min: 0.0, max: 6.0, step: 0.05, scale: SliderScale::Linear, integer: false, get: |s| s.noise as f64, put: |s, v| s.noise = v as f32, show: |v| format!("{v:.2}") };
-pub const SIGNAL: Knob = Knob { key: "signal", label_key: "knob-signal", min: 0.0, max: 10.0, step: 0.1, scale: SliderScale::Linear, integer: false, get: |s| s.signal as f64, put: |s, v| s.signal = v as f32, show: |v| format!("{v:.1}") };
-pub const SIGNAL_KEYS: Knob = Knob { key: "k", label_key: "knob-k", min: 1.0, max: 64.0, step: 1.0, scale: SliderScale::Linear, integer: true, get: |s| s.n_signal as f64, put: |s, v| s.n_signal = v as usize, show: |v| format!("{v:.0}") };
-pub const COMMON: Knob = Knob { key: "common", label_key: "knob-common", min: 0.0, max: 1.0, step: 0.01, scale: SliderScale::Linear, integer: false, get: |s| s.common as f64, put: |s, v| s.common = v as f32, show: |v| format!("{:.0}%", 100.0 * v) };
+pub const LAMBDA: Knob = Knob {
+    key: "lambda",
+    label_key: "knob-lambda",
+    min: -1.0,
+    max: 2.0,
+    step: 0.01,
+    scale: SliderScale::Linear,
+    integer: false,
+    get: |s| s.lambda as f64,
+    put: |s, v| s.lambda = v as f32,
+    show: |v| format!("{v:.2}"),
+};
+pub const N: Knob = Knob {
+    key: "n",
+    label_key: "knob-n",
+    min: 16.0,
+    max: 4096.0,
+    step: 0.125,
+    scale: SliderScale::Log2,
+    integer: true,
+    get: |s| s.n as f64,
+    put: |s, v| s.n = v as usize,
+    show: |v| format!("{v:.0}"),
+};
+pub const NOISE: Knob = Knob {
+    key: "noise",
+    label_key: "knob-noise",
+    min: 0.0,
+    max: 6.0,
+    step: 0.05,
+    scale: SliderScale::Linear,
+    integer: false,
+    get: |s| s.noise as f64,
+    put: |s, v| s.noise = v as f32,
+    show: |v| format!("{v:.2}"),
+};
+pub const SIGNAL: Knob = Knob {
+    key: "signal",
+    label_key: "knob-signal",
+    min: 0.0,
+    max: 10.0,
+    step: 0.1,
+    scale: SliderScale::Linear,
+    integer: false,
+    get: |s| s.signal as f64,
+    put: |s, v| s.signal = v as f32,
+    show: |v| format!("{v:.1}"),
+};
+pub const SIGNAL_KEYS: Knob = Knob {
+    key: "k",
+    label_key: "knob-k",
+    min: 1.0,
+    max: 64.0,
+    step: 1.0,
+    scale: SliderScale::Linear,
+    integer: true,
+    get: |s| s.n_signal as f64,
+    put: |s, v| s.n_signal = v as usize,
+    show: |v| format!("{v:.0}"),
+};
+pub const COMMON: Knob = Knob {
+    key: "common",
+    label_key: "knob-common",
+    min: 0.0,
+    max: 1.0,
+    step: 0.01,
+    scale: SliderScale::Linear,
+    integer: false,
+    get: |s| s.common as f64,
+    put: |s, v| s.common = v as f32,
+    show: |v| format!("{:.0}%", 100.0 * v),
+};
 
 /// The sliders, in the order the page shows them.
 pub const KNOBS: [Knob; 6] = [LAMBDA, N, NOISE, SIGNAL, SIGNAL_KEYS, COMMON];
@@ -81,7 +147,11 @@ impl Knob {
 
     pub fn position(&self, s: &LabState) -> f64 {
         let v = (self.get)(s);
-        if self.scale == SliderScale::Log2 { v.log2() } else { v }
+        if self.scale == SliderScale::Log2 {
+            v.log2()
+        } else {
+            v
+        }
     }
 
     /// Sets the knob from a slider position, inside its bounds, and keeps the rest of the

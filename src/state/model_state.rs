@@ -6,8 +6,8 @@ use super::query::read_clamped as read;
 use serde::{Deserialize, Serialize};
 
 pub use crate::core::attention::LambdaOverride;
-use crate::core::retrieval::parse as parse_prompt;
 pub use crate::core::config::AttentionKind;
+use crate::core::retrieval::parse as parse_prompt;
 /// Context lengths offered: the training length and 2× and 4× it.
 pub const CONTEXTS: [usize; 3] = [64, 128, 256];
 /// Attention-logit precisions offered (the paper's Figure 8): f32, or absmax to these bits.
@@ -154,7 +154,26 @@ impl Default for ModelState {
         // DIFF V2's head 2 of the last layer is the one that finds the asked needle (0.97 of
         // its net weight on the needle, the rest of the context cancelled: README, Table 3
         // per layer), so a fresh visit opens on the picture the page is about.
-        Self { view: View::Compare, kind: AttentionKind::DiffV2, checkpoint: 4, needles: 4, queries: 1, context: 64, depth: Some(50), seed: 1, layer: 2, head: 2, row: None, bits: None, picks: [None; 3], v1_lambdas: vec![], v1_norm: true, v2_lambda: V2Lambda::Learnt, text: None, on: ComputeOn::Auto }
+        Self {
+            view: View::Compare,
+            kind: AttentionKind::DiffV2,
+            checkpoint: 4,
+            needles: 4,
+            queries: 1,
+            context: 64,
+            depth: Some(50),
+            seed: 1,
+            layer: 2,
+            head: 2,
+            row: None,
+            bits: None,
+            picks: [None; 3],
+            v1_lambdas: vec![],
+            v1_norm: true,
+            v2_lambda: V2Lambda::Learnt,
+            text: None,
+            on: ComputeOn::Auto,
+        }
     }
 }
 
@@ -302,22 +321,33 @@ impl ModelState {
     pub fn to_params(&self) -> Vec<(String, String)> {
         let depth = self.depth.map(|d| d.to_string()).unwrap_or_else(|| "random".into());
         let picks = AttentionKind::ALL.into_iter().zip(self.picks).filter_map(|(k, p)| p.map(|h| (pick_key(k), h.to_string())));
-        [("view", self.view.slug().to_string()), ("model", self.kind.slug().to_string()), ("ckpt", self.checkpoint.to_string()), ("n", self.needles.to_string()), ("r", self.queries.to_string()), ("ctx", self.context.to_string()), ("depth", depth), ("seed", self.seed.to_string()), ("layer", self.layer.to_string()), ("head", self.head.to_string())]
-            .into_iter()
-            .chain(self.row.map(|r| ("row", r.to_string())))
-            .chain(self.bits.map(|b| ("bits", b.to_string())))
-            .chain(self.v1_lambdas.iter().any(Option::is_some).then(|| ("v1_lambda", write_layers(&self.v1_lambdas))))
-            .chain((!self.v1_norm).then(|| ("v1_norm", "off".to_string())))
-            .chain(self.text.clone().map(|t| ("prompt", t)))
-            .chain((self.on != ComputeOn::Auto).then(|| ("on", self.on.slug().to_string())))
-            .chain(match self.v2_lambda {
-                V2Lambda::Learnt => None,
-                V2Lambda::Scale(v) => Some(("v2_scale", v.to_string())),
-                V2Lambda::Pin(v) => Some(("v2_pin", v.to_string())),
-            })
-            .map(|(k, v)| (k.to_string(), v))
-            .chain(picks)
-            .collect()
+        [
+            ("view", self.view.slug().to_string()),
+            ("model", self.kind.slug().to_string()),
+            ("ckpt", self.checkpoint.to_string()),
+            ("n", self.needles.to_string()),
+            ("r", self.queries.to_string()),
+            ("ctx", self.context.to_string()),
+            ("depth", depth),
+            ("seed", self.seed.to_string()),
+            ("layer", self.layer.to_string()),
+            ("head", self.head.to_string()),
+        ]
+        .into_iter()
+        .chain(self.row.map(|r| ("row", r.to_string())))
+        .chain(self.bits.map(|b| ("bits", b.to_string())))
+        .chain(self.v1_lambdas.iter().any(Option::is_some).then(|| ("v1_lambda", write_layers(&self.v1_lambdas))))
+        .chain((!self.v1_norm).then(|| ("v1_norm", "off".to_string())))
+        .chain(self.text.clone().map(|t| ("prompt", t)))
+        .chain((self.on != ComputeOn::Auto).then(|| ("on", self.on.slug().to_string())))
+        .chain(match self.v2_lambda {
+            V2Lambda::Learnt => None,
+            V2Lambda::Scale(v) => Some(("v2_scale", v.to_string())),
+            V2Lambda::Pin(v) => Some(("v2_pin", v.to_string())),
+        })
+        .map(|(k, v)| (k.to_string(), v))
+        .chain(picks)
+        .collect()
     }
 
     /// Everything that decides what a forward pass computes (the prompt, the precision,
@@ -419,7 +449,26 @@ mod tests {
 
     #[test]
     fn round_trips_and_clamps() {
-        let s = ModelState { view: View::Single, kind: AttentionKind::DiffV2, checkpoint: 2, needles: 6, queries: 2, context: 128, depth: None, seed: 5, layer: 1, head: 3, row: Some(40), bits: Some(4), picks: [None, Some(1), Some(0)], v1_lambdas: vec![None, Some(-0.5), Some(0.25)], v1_norm: false, v2_lambda: V2Lambda::Pin(0.0), text: Some("sun Bern is 15 . ? Bern →".into()), on: ComputeOn::Cpu };
+        let s = ModelState {
+            view: View::Single,
+            kind: AttentionKind::DiffV2,
+            checkpoint: 2,
+            needles: 6,
+            queries: 2,
+            context: 128,
+            depth: None,
+            seed: 5,
+            layer: 1,
+            head: 3,
+            row: Some(40),
+            bits: Some(4),
+            picks: [None, Some(1), Some(0)],
+            v1_lambdas: vec![None, Some(-0.5), Some(0.25)],
+            v1_norm: false,
+            v2_lambda: V2Lambda::Pin(0.0),
+            text: Some("sun Bern is 15 . ? Bern →".into()),
+            on: ComputeOn::Cpu,
+        };
         assert_eq!(ModelState::from_params(&query::parse(&query::format(&s.to_params()))), (s, vec![]));
         let (odd, notices) = ModelState::from_params(&query::parse("view=grid&bits=5&head_diff_v1=99&head_baseline=auto&on=tpu"));
         assert_eq!((odd.view, odd.bits, odd.picks, odd.on), (View::Compare, None, [None, Some(63), None], ComputeOn::Auto));

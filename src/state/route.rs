@@ -76,7 +76,11 @@ impl Route {
 
     pub fn to_hash(&self) -> String {
         let q = query::format(&[self.params.clone(), self.display.to_params()].concat());
-        if q.is_empty() { format!("#/{}", self.page.slug()) } else { format!("#/{}?{q}", self.page.slug()) }
+        if q.is_empty() {
+            format!("#/{}", self.page.slug())
+        } else {
+            format!("#/{}?{q}", self.page.slug())
+        }
     }
 }
 

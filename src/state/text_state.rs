@@ -65,9 +65,32 @@ impl TextKnob {
 pub const CHECKPOINT: TextKnob = TextKnob { key: "ckpt", label_key: "text-knob-ckpt", min: 0.0, max: 4.0, step: 1.0, get: |s| s.checkpoint as f64, put: |s, v| s.checkpoint = v as usize };
 pub const LAYER: TextKnob = TextKnob { key: "layer", label_key: "text-knob-layer", min: 0.0, max: 63.0, step: 1.0, get: |s| s.layer as f64, put: |s, v| s.layer = v as usize };
 pub const HEAD: TextKnob = TextKnob { key: "head", label_key: "text-knob-head", min: 0.0, max: 63.0, step: 1.0, get: |s| s.head as f64, put: |s, v| s.head = v as usize };
-pub const V1_LAMBDA: TextKnob = TextKnob { key: "lambda", label_key: "text-knob-lambda", min: -1.0, max: 2.0, step: 0.01, get: |s| s.v1_lambda.unwrap_or(0.0) as f64, put: |s, v| s.v1_lambda = Some(v as f32) };
-pub const V2_SCALE: TextKnob = TextKnob { key: "v2_scale", label_key: "text-knob-v2-scale", min: V2_SCALE_RANGE.0 as f64, max: V2_SCALE_RANGE.1 as f64, step: 0.05, get: |s| match s.v2_lambda { V2Lambda::Scale(f) => f as f64, _ => 1.0 }, put: |s, v| s.v2_lambda = V2Lambda::Scale(v as f32) };
-pub const V2_PIN: TextKnob = TextKnob { key: "v2_pin", label_key: "text-knob-v2-pin", min: V2_PIN_RANGE.0 as f64, max: V2_PIN_RANGE.1 as f64, step: 0.01, get: |s| match s.v2_lambda { V2Lambda::Pin(v) => v as f64, _ => 0.5 }, put: |s, v| s.v2_lambda = V2Lambda::Pin(v as f32) };
+pub const V1_LAMBDA: TextKnob =
+    TextKnob { key: "lambda", label_key: "text-knob-lambda", min: -1.0, max: 2.0, step: 0.01, get: |s| s.v1_lambda.unwrap_or(0.0) as f64, put: |s, v| s.v1_lambda = Some(v as f32) };
+pub const V2_SCALE: TextKnob = TextKnob {
+    key: "v2_scale",
+    label_key: "text-knob-v2-scale",
+    min: V2_SCALE_RANGE.0 as f64,
+    max: V2_SCALE_RANGE.1 as f64,
+    step: 0.05,
+    get: |s| match s.v2_lambda {
+        V2Lambda::Scale(f) => f as f64,
+        _ => 1.0,
+    },
+    put: |s, v| s.v2_lambda = V2Lambda::Scale(v as f32),
+};
+pub const V2_PIN: TextKnob = TextKnob {
+    key: "v2_pin",
+    label_key: "text-knob-v2-pin",
+    min: V2_PIN_RANGE.0 as f64,
+    max: V2_PIN_RANGE.1 as f64,
+    step: 0.01,
+    get: |s| match s.v2_lambda {
+        V2Lambda::Pin(v) => v as f64,
+        _ => 0.5,
+    },
+    put: |s, v| s.v2_lambda = V2Lambda::Pin(v as f32),
+};
 pub const TEMPERATURE: TextKnob = TextKnob { key: "temp", label_key: "text-knob-temp", min: 0.0, max: 2.0, step: 0.05, get: |s| s.temperature as f64, put: |s, v| s.temperature = v as f32 };
 pub const TOP_K: TextKnob = TextKnob { key: "topk", label_key: "text-knob-topk", min: 1.0, max: 100.0, step: 1.0, get: |s| s.top_k as f64, put: |s, v| s.top_k = v as usize };
 pub const SEED: TextKnob = TextKnob { key: "seed", label_key: "text-knob-seed", min: 0.0, max: 1e9, step: 1.0, get: |s| s.seed as f64, put: |s, v| s.seed = v as u64 };

@@ -4,10 +4,10 @@
 
 use super::backend::{detect, Backend};
 use super::embed::EmbedCode;
-use super::pages::{arch::ArchPage, bench::BenchPage, lab::LabPage, lesson::LessonPage, model::ModelPage, text::TextPage};
-use super::offline::Offline;
-use super::route::{Page, Router};
 use super::language::{self, LangSelect};
+use super::offline::Offline;
+use super::pages::{arch::ArchPage, bench::BenchPage, lab::LabPage, lesson::LessonPage, model::ModelPage, text::TextPage};
+use super::route::{Page, Router};
 use super::theme::{self, ThemeSelect};
 use crate::tr;
 use leptos::prelude::*;
@@ -42,7 +42,15 @@ pub fn App() -> impl IntoView {
 }
 
 /// The header, navigation, notices, the page and the footer, in the language on screen.
-fn shell(router: Router, backend: RwSignal<Backend>, page: Memo<Page>, display: Memo<crate::state::display::Display>, reduced: Memo<bool>, offline: ReadSignal<Offline>, worker_failure: RwSignal<Option<String>>) -> impl IntoView {
+fn shell(
+    router: Router,
+    backend: RwSignal<Backend>,
+    page: Memo<Page>,
+    display: Memo<crate::state::display::Display>,
+    reduced: Memo<bool>,
+    offline: ReadSignal<Offline>,
+    worker_failure: RwSignal<Option<String>>,
+) -> impl IntoView {
     let unknown = move || router.asked.with(|r| r.unknown_page.clone());
     view! {
         // Hidden, not removed, in presenter mode: the badge still says where numbers come from

@@ -11,9 +11,14 @@ use wasm_bindgen::JsValue;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Backend {
     Detecting,
-    WebGpu { adapter: String },
+    WebGpu {
+        adapter: String,
+    },
     /// `lost`: the WebGPU device was lost after start-up (the page shows a banner).
-    Cpu { reason: String, lost: bool },
+    Cpu {
+        reason: String,
+        lost: bool,
+    },
 }
 
 impl Backend {

@@ -11,7 +11,11 @@ use leptos::prelude::*;
 fn browser_tags() -> Vec<String> {
     let Some(navigator) = web_sys::window().map(|w| w.navigator()) else { return vec![] };
     let listed: Vec<String> = navigator.languages().iter().filter_map(|v| v.as_string()).collect();
-    if listed.is_empty() { navigator.language().into_iter().collect() } else { listed }
+    if listed.is_empty() {
+        navigator.language().into_iter().collect()
+    } else {
+        listed
+    }
 }
 
 /// The language on screen for `chosen` (`None`: the browser's).

@@ -2,8 +2,8 @@
 //! adding history entries for every slider step, follow links that arrive while a page
 //! is open, and remember each page's last link for the navigation.
 
-pub use crate::state::route::{Page, Route};
 use crate::state::display::{Lang, Theme};
+pub use crate::state::route::{Page, Route};
 use leptos::prelude::*;
 use std::collections::HashMap;
 
@@ -25,6 +25,9 @@ pub fn permalink(route: &Route) -> String {
     let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
     format!("{}{}", href.split('#').next().unwrap_or_default(), route.to_hash())
 }
+
+/// A link waiting to be written, and what its page does once it is.
+type PendingWrite = (TimeoutHandle, Route, Box<dyn FnOnce()>);
 
 /// Shared by the shell and the pages (through Leptos context).
 #[derive(Clone, Copy)]
@@ -50,7 +53,7 @@ pub struct Router {
     known: StoredValue<String>,
     /// A link write that waits for a drag to settle ([`Router::write_address_soon`]), and
     /// what its page does once the link is written.
-    pending: StoredValue<Option<(TimeoutHandle, Route, Box<dyn FnOnce()>)>, LocalStorage>,
+    pending: StoredValue<Option<PendingWrite>, LocalStorage>,
 }
 
 /// How long a page's link waits after the last change of a drag: Chromium may take

@@ -42,6 +42,9 @@ impl Answer {
 
 type Reply = Result<Answer, String>;
 
+/// The worker's message and error listeners, kept alive as long as it is.
+type Listeners = (Closure<dyn Fn(web_sys::MessageEvent)>, Closure<dyn Fn(web_sys::ErrorEvent)>);
+
 struct Slot {
     worker: web_sys::Worker,
     /// Until the worker says "ready": whoever waits for it.
@@ -57,7 +60,7 @@ struct Slot {
     /// "oom"), sent with this worker's first job.
     fault: RefCell<Option<String>>,
     waiting: RefCell<VecDeque<oneshot::Sender<()>>>,
-    _listeners: (Closure<dyn Fn(web_sys::MessageEvent)>, Closure<dyn Fn(web_sys::ErrorEvent)>),
+    _listeners: Listeners,
 }
 
 enum ReadyState {

@@ -8,14 +8,32 @@ use std::sync::OnceLock;
 
 /// viridis sampled at 0, 0.1, …, 1 (matplotlib's values).
 const VIRIDIS: [[u8; 3]; 11] = [
-    [0x44, 0x01, 0x54], [0x48, 0x24, 0x75], [0x41, 0x44, 0x87], [0x35, 0x5f, 0x8d], [0x2a, 0x78, 0x8e], [0x21, 0x91, 0x8c],
-    [0x22, 0xa8, 0x84], [0x44, 0xbf, 0x70], [0x7a, 0xd1, 0x51], [0xbd, 0xdf, 0x26], [0xfd, 0xe7, 0x25],
+    [0x44, 0x01, 0x54],
+    [0x48, 0x24, 0x75],
+    [0x41, 0x44, 0x87],
+    [0x35, 0x5f, 0x8d],
+    [0x2a, 0x78, 0x8e],
+    [0x21, 0x91, 0x8c],
+    [0x22, 0xa8, 0x84],
+    [0x44, 0xbf, 0x70],
+    [0x7a, 0xd1, 0x51],
+    [0xbd, 0xdf, 0x26],
+    [0xfd, 0xe7, 0x25],
 ];
 
 /// RdBu (11 classes) from −1 (dark blue) through white at 0 to +1 (dark red).
 const RDBU: [[u8; 3]; 11] = [
-    [0x05, 0x30, 0x61], [0x21, 0x66, 0xac], [0x43, 0x93, 0xc3], [0x92, 0xc5, 0xde], [0xd1, 0xe5, 0xf0], [0xf7, 0xf7, 0xf7],
-    [0xfd, 0xdb, 0xc7], [0xf4, 0xa5, 0x82], [0xd6, 0x60, 0x4d], [0xb2, 0x18, 0x2b], [0x67, 0x00, 0x1f],
+    [0x05, 0x30, 0x61],
+    [0x21, 0x66, 0xac],
+    [0x43, 0x93, 0xc3],
+    [0x92, 0xc5, 0xde],
+    [0xd1, 0xe5, 0xf0],
+    [0xf7, 0xf7, 0xf7],
+    [0xfd, 0xdb, 0xc7],
+    [0xf4, 0xa5, 0x82],
+    [0xd6, 0x60, 0x4d],
+    [0xb2, 0x18, 0x2b],
+    [0x67, 0x00, 0x1f],
 ];
 
 fn lerp(anchors: &[[u8; 3]], t: f32) -> [u8; 3] {
@@ -57,7 +75,11 @@ impl Contrast {
             Contrast::Linear => m,
             Contrast::Sqrt => m.sqrt(),
             Contrast::Log => {
-                if m <= 1e-4 { 0.0 } else { (m.log10() + 4.0) / 4.0 }
+                if m <= 1e-4 {
+                    0.0
+                } else {
+                    (m.log10() + 4.0) / 4.0
+                }
             }
         }
     }
@@ -92,11 +114,21 @@ impl Scale {
         let v = if v.is_finite() { v } else { 0.0 };
         let vmax = if self.vmax > 0.0 { self.vmax } else { 1.0 };
         let t = self.contrast.apply(v.abs() / vmax);
-        if self.diverging { 0.5 + 0.5 * t * v.signum() } else if v > 0.0 { t } else { 0.0 }
+        if self.diverging {
+            0.5 + 0.5 * t * v.signum()
+        } else if v > 0.0 {
+            t
+        } else {
+            0.0
+        }
     }
 
     fn anchors(&self) -> &'static [[u8; 3]] {
-        if self.diverging { &RDBU } else { &VIRIDIS }
+        if self.diverging {
+            &RDBU
+        } else {
+            &VIRIDIS
+        }
     }
 
     /// The value at colour-bar position p ∈ [0, 1] (left to right).
@@ -253,7 +285,11 @@ mod tests {
     #[test]
     fn fill_writes_each_value_s_colour_and_tables_follow_their_own_scale() {
         let values = [-0.3f32, 0.0, 0.01, 0.2, 0.9, f32::NAN];
-        for scale in [Scale { diverging: true, vmax: 0.3, contrast: Contrast::Sqrt }, Scale { diverging: true, vmax: 3.0, contrast: Contrast::Linear }, Scale { diverging: false, vmax: 0.9, contrast: Contrast::Log }] {
+        for scale in [
+            Scale { diverging: true, vmax: 0.3, contrast: Contrast::Sqrt },
+            Scale { diverging: true, vmax: 3.0, contrast: Contrast::Linear },
+            Scale { diverging: false, vmax: 0.9, contrast: Contrast::Log },
+        ] {
             let table = scale.table();
             let mut rgba = vec![0u8; values.len() * 4];
             table.fill(&values, &mut rgba);

@@ -16,7 +16,11 @@ pub fn file_name(stem: &str, ext: &str) -> String {
 
 /// A CSV field: quoted when it holds a comma, a quote or a line break.
 fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
 }
 
 /// A chart's curves in long form (`series,x,y`, one row per point), after `#` lines
@@ -42,11 +46,7 @@ pub const FULL_CSV_MAX: usize = 1024;
 /// A map of `r × r` values (row i = query, column j = key) for a problem of `n` tokens:
 /// the map itself when r = n, else its max-magnitude pooling, as the header says.
 pub fn map_csv(title: &str, values: &[f32], r: usize, n: usize) -> String {
-    let what = if r == n {
-        format!("the full {n} × {n} map")
-    } else {
-        format!("pooled to {r} × {r} from {n} × {n}: each cell is the value of largest magnitude in its block of keys and queries")
-    };
+    let what = if r == n { format!("the full {n} × {n} map") } else { format!("pooled to {r} × {r} from {n} × {n}: each cell is the value of largest magnitude in its block of keys and queries") };
     let mut out = format!("# {title}: {what}; row i = query, column j = key\n");
     out += "i\\j";
     for j in 0..r {

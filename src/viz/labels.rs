@@ -33,7 +33,7 @@ pub const MAX_LABELLED: usize = 128;
 /// label whose centre is closer than `pitch` to one already placed. Sorted by index.
 pub fn place(emphasis: &[Emphasis], length: f64, pitch: f64, forced: Option<usize>) -> Vec<usize> {
     let n = emphasis.len();
-    if n == 0 || n > MAX_LABELLED || !(length > 0.0) {
+    if n == 0 || n > MAX_LABELLED || length.is_nan() || length <= 0.0 {
         return vec![];
     }
     let cell = length / n as f64;
@@ -66,8 +66,8 @@ mod tests {
     fn a_crowded_axis_keeps_the_needles_and_spaces_the_rest() {
         // 64 cells of 5 px, labels 14 px: at most one label per 3 cells.
         let mut e = vec![Plain; 64];
-        for j in 30..34 {
-            e[j] = Asked;
+        for x in &mut e[30..34] {
+            *x = Asked;
         }
         e[10] = Needle;
         e[62] = Query;
@@ -91,7 +91,7 @@ mod tests {
 
     #[test]
     fn long_prompts_and_empty_axes_get_no_labels() {
-        assert!(place(&vec![Plain; MAX_LABELLED + 1], 1e6, 14.0, None).is_empty());
+        assert!(place(&[Plain; MAX_LABELLED + 1], 1e6, 14.0, None).is_empty());
         assert!(place(&[], 100.0, 14.0, None).is_empty());
         assert!(place(&[Plain], 0.0, 14.0, None).is_empty());
     }

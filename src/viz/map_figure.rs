@@ -51,10 +51,33 @@ pub enum Picture {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Mark {
     /// `size` in px; `rotated`: written upwards (the query axis's name).
-    Text { text: String, x: f64, y: f64, size: f64, bold: bool, colour: &'static str, align: Align, rotated: bool },
-    Line { from: (f64, f64), to: (f64, f64) },
-    Frame { x: f64, y: f64, w: f64, h: f64 },
-    Image { picture: Picture, x: f64, y: f64, w: f64, h: f64 },
+    Text {
+        text: String,
+        x: f64,
+        y: f64,
+        size: f64,
+        bold: bool,
+        colour: &'static str,
+        align: Align,
+        rotated: bool,
+    },
+    Line {
+        from: (f64, f64),
+        to: (f64, f64),
+    },
+    Frame {
+        x: f64,
+        y: f64,
+        w: f64,
+        h: f64,
+    },
+    Image {
+        picture: Picture,
+        x: f64,
+        y: f64,
+        w: f64,
+        h: f64,
+    },
 }
 
 /// What goes around the map in the saved figure.
@@ -93,7 +116,13 @@ pub fn layout(f: &Figure) -> Vec<Mark> {
     marks.push(Mark::Frame { x: LEFT, y, w: MAP, h: BAR_H });
     for t in f.bar {
         let x = LEFT + t.at as f64 * MAP;
-        let align = if t.at <= 0.0 { Align::Left } else if t.at >= 1.0 { Align::Right } else { Align::Center };
+        let align = if t.at <= 0.0 {
+            Align::Left
+        } else if t.at >= 1.0 {
+            Align::Right
+        } else {
+            Align::Center
+        };
         marks.push(text(&t.label, x, y + 32.0, 12.0, INK, align));
         marks.push(Mark::Line { from: (x, y + BAR_H), to: (x, y + BAR_H + 5.0) });
     }
@@ -155,7 +184,13 @@ mod tests {
         let images: Vec<Picture> = marks.iter().filter_map(|m| if let Mark::Image { picture, .. } = m { Some(*picture) } else { None }).collect();
         assert_eq!(images, [Picture::Map, Picture::Bar]);
         // The bar's end labels are aligned inwards, so they never run off the figure.
-        let aligns: Vec<Align> = marks.iter().filter_map(|m| match m { Mark::Text { text, align, .. } if text == "0.25" || text == "1" => Some(*align), _ => None }).collect();
+        let aligns: Vec<Align> = marks
+            .iter()
+            .filter_map(|m| match m {
+                Mark::Text { text, align, .. } if text == "0.25" || text == "1" => Some(*align),
+                _ => None,
+            })
+            .collect();
         assert_eq!(aligns, [Align::Center, Align::Right]);
     }
 

@@ -59,7 +59,11 @@ impl Palette {
     };
 
     pub fn of(dark: bool) -> Palette {
-        if dark { Palette::DARK } else { Palette::LIGHT }
+        if dark {
+            Palette::DARK
+        } else {
+            Palette::LIGHT
+        }
     }
 
     /// A page's series or marker colour (one of `BLUE, ORANGE, GREY, RED`, or any other,
@@ -87,7 +91,11 @@ pub fn css((r, g, b): Rgb) -> String {
 pub fn luminance((r, g, b): Rgb) -> f64 {
     let lin = |c: u8| {
         let c = c as f64 / 255.0;
-        if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
     };
     0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
 }

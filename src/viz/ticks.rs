@@ -27,7 +27,11 @@ const SUPERSCRIPT: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '
 
 fn superscript(k: i32) -> String {
     let digits: String = k.unsigned_abs().to_string().chars().map(|c| SUPERSCRIPT[c as usize - '0' as usize]).collect();
-    if k < 0 { format!("⁻{digits}") } else { digits }
+    if k < 0 {
+        format!("⁻{digits}")
+    } else {
+        digits
+    }
 }
 
 /// 10^k as a reader writes it: "0.01", "0.1", "1", "10", "1000", beyond that "10⁴", "10⁻³".
@@ -42,7 +46,11 @@ pub fn power_of_ten(k: i32) -> String {
 fn plain(v: f64, decimals: usize) -> String {
     let v = if v.abs() < 0.5 * 10f64.powi(-(decimals as i32)) { 0.0 } else { v };
     let s = format!("{:.*}", decimals, v.abs());
-    if v < 0.0 { format!("−{s}") } else { s }
+    if v < 0.0 {
+        format!("−{s}")
+    } else {
+        s
+    }
 }
 
 /// `v`, a multiple of `step`, written with the digits `step` needs; thousands as "10k"

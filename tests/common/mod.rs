@@ -4,10 +4,10 @@
 #![allow(dead_code)]
 
 use difflens::core::baseline::BaselineAttention;
+use difflens::core::config::KvPairing;
 use difflens::core::diff_v1::DiffAttnV1;
 use difflens::core::diff_v2::DiffAttnV2;
 use difflens::core::init::{normal_matrix, seeded};
-use difflens::core::config::KvPairing;
 use difflens::core::linalg::Mat;
 
 pub type M64 = Vec<Vec<f64>>;
@@ -44,9 +44,7 @@ fn attn_map(q: &M64, qo: usize, k: &M64, ko: usize, d: usize, causal: bool) -> M
     let scale = (d as f64).powf(-0.5);
     (0..t)
         .map(|i| {
-            let logits: Vec<f64> = (0..t)
-                .map(|j| if causal && j > i { f64::NEG_INFINITY } else { (0..d).map(|c| q[i][qo + c] * k[j][ko + c]).sum::<f64>() * scale })
-                .collect();
+            let logits: Vec<f64> = (0..t).map(|j| if causal && j > i { f64::NEG_INFINITY } else { (0..d).map(|c| q[i][qo + c] * k[j][ko + c]).sum::<f64>() * scale }).collect();
             let m = logits.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
             let z: f64 = logits.iter().map(|l| (l - m).exp()).sum();
             logits.iter().map(|l| (l - m).exp() / z).collect()
@@ -162,5 +160,9 @@ pub fn baseline_reference(layer: &BaselineAttention, x: &Mat, causal: bool, thet
 
 /// Largest |a − b| between an f32 matrix and its f64 reference.
 pub fn max_abs_diff(a: &Mat, b: &M64) -> f64 {
-    a.rows().into_iter().zip(b).flat_map(|(ra, rb)| ra.iter().zip(rb).map(|(x, y)| (*x as f64 - y).abs()).collect::<Vec<_>>()).fold(0.0, |m, d| if m.is_nan() || d.is_nan() { f64::NAN } else { m.max(d) })
+    a.rows()
+        .into_iter()
+        .zip(b)
+        .flat_map(|(ra, rb)| ra.iter().zip(rb).map(|(x, y)| (*x as f64 - y).abs()).collect::<Vec<_>>())
+        .fold(0.0, |m, d| if m.is_nan() || d.is_nan() { f64::NAN } else { m.max(d) })
 }

@@ -25,10 +25,5 @@ pub fn make_batch(prompts: &[Prompt], device: &Device) -> Result<Batch> {
             answers.push(a);
         }
     }
-    Ok(Batch {
-        tokens: Tensor::from_vec(ids, (prompts.len(), t), device)?,
-        answer_index: Tensor::new(index.as_slice(), device)?,
-        answers: Tensor::new(answers.as_slice(), device)?,
-        t,
-    })
+    Ok(Batch { tokens: Tensor::from_vec(ids, (prompts.len(), t), device)?, answer_index: Tensor::new(index.as_slice(), device)?, answers: Tensor::new(answers.as_slice(), device)?, t })
 }

@@ -20,10 +20,7 @@ pub fn model_config(kind: AttentionKind) -> ModelConfig {
         AttentionKind::DiffV2 => (4, 149),
     };
     let name = serde_json::to_value(kind).unwrap();
-    ModelConfig::from_json(&format!(
-        r#"{{"attention": {name}, "vocab_size": {VOCAB_SIZE}, "dim": 64, "n_layers": 3, "n_heads": {heads}, "ffn_hidden": {ffn}}}"#
-    ))
-    .expect("valid config")
+    ModelConfig::from_json(&format!(r#"{{"attention": {name}, "vocab_size": {VOCAB_SIZE}, "dim": 64, "n_layers": 3, "n_heads": {heads}, "ffn_hidden": {ffn}}}"#)).expect("valid config")
 }
 
 pub fn kind_name(kind: AttentionKind) -> &'static str {

@@ -205,11 +205,16 @@ pub fn evaluate(dir: &Path, count: usize) -> Result<ModelEval, Box<dyn std::erro
 }
 
 pub fn evaluate_all(models: &Path, count: usize) -> Result<Vec<ModelEval>, Box<dyn std::error::Error>> {
-    ["baseline", "diff_v1", "diff_v2"].iter().map(|k| models.join(k)).filter(|d| d.join("card.json").exists()).map(|d| {
-        let e = evaluate(&d, count)?;
-        eprintln!("evaluated {}: accuracy at the training length {:.3}", e.name, e.accuracy_at_training_length);
-        Ok(e)
-    }).collect()
+    ["baseline", "diff_v1", "diff_v2"]
+        .iter()
+        .map(|k| models.join(k))
+        .filter(|d| d.join("card.json").exists())
+        .map(|d| {
+            let e = evaluate(&d, count)?;
+            eprintln!("evaluated {}: accuracy at the training length {:.3}", e.name, e.accuracy_at_training_length);
+            Ok(e)
+        })
+        .collect()
 }
 
 fn markdown(results: &[ModelEval]) -> String {
@@ -230,7 +235,8 @@ fn markdown(results: &[ModelEval]) -> String {
     s += "\nThe same weights per layer (all five depths pooled, averaged over the layer's heads; in brackets the head with the most weight on the answer span, and that weight):\n\n";
     s += &format!("| layer | {} |\n|---|{}\n", names.iter().map(|n| format!("{n} answer | {n} noise")).collect::<Vec<_>>().join(" | "), "---|---|".repeat(names.len()));
     for (k, l) in results[0].attention_by_layer.iter().enumerate() {
-        let cells: Vec<String> = results.iter().filter_map(|r| r.attention_by_layer.get(k)).map(|w| format!("{:.3} (head {}: {:.2}) | {:.3}", w.answer, w.top_head, w.top_head_answer, w.noise)).collect();
+        let cells: Vec<String> =
+            results.iter().filter_map(|r| r.attention_by_layer.get(k)).map(|w| format!("{:.3} (head {}: {:.2}) | {:.3}", w.answer, w.top_head, w.top_head_answer, w.noise)).collect();
         s += &format!("| {} | {} |\n", l.layer, cells.join(" | "));
     }
     s += "\nLargest attention logits and hidden states (Table 5 style) and accuracy with absmax-quantised attention logits at the training length (Figure 8 style):\n\n";
@@ -239,7 +245,16 @@ fn markdown(results: &[ModelEval]) -> String {
         let q: Vec<String> = r.quantized.iter().map(|(_, a)| format!("{a:.2}")).collect();
         s += &format!(
             "| {} | {} | {:.0} s | {:.1} / {:.1} / {:.2} | {:.1} / {:.2} | {:.2} / {} |\n",
-            r.name, r.parameters, r.training_seconds, r.attention_logits.top1, r.attention_logits.top10, r.attention_logits.median, r.hidden_top1, r.hidden_median, r.accuracy_at_training_length, q.join(" / ")
+            r.name,
+            r.parameters,
+            r.training_seconds,
+            r.attention_logits.top1,
+            r.attention_logits.top10,
+            r.attention_logits.median,
+            r.hidden_top1,
+            r.hidden_median,
+            r.accuracy_at_training_length,
+            q.join(" / ")
         );
     }
     s

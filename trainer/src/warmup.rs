@@ -31,14 +31,7 @@ pub fn copy_prompt(rng: &mut impl Rng) -> Prompt {
     tokens.extend((before..SPREAD).map(|_| word(rng)));
     let repeat = tokens.len();
     tokens.extend(&segment);
-    Prompt {
-        answer_positions: (0..SEGMENT - 1).map(|i| repeat + i).collect(),
-        answers: segment[1..].to_vec(),
-        context: 1..repeat,
-        tokens,
-        answer_spans: vec![],
-        needle_spans: vec![],
-    }
+    Prompt { answer_positions: (0..SEGMENT - 1).map(|i| repeat + i).collect(), answers: segment[1..].to_vec(), context: 1..repeat, tokens, answer_spans: vec![], needle_spans: vec![] }
 }
 
 #[cfg(test)]

@@ -23,7 +23,11 @@ pub const STEP: usize = 32;
 /// kept); one keystroke in [`STEP`] moves the window and runs it whole. A function of the
 /// length alone, so a link shows the same columns however the text was typed.
 pub fn window(len: usize) -> usize {
-    if len <= CONTEXT { len } else { CONTEXT - STEP + 1 + (len - (CONTEXT - STEP + 1)) % STEP }
+    if len <= CONTEXT {
+        len
+    } else {
+        CONTEXT - STEP + 1 + (len - (CONTEXT - STEP + 1)) % STEP
+    }
 }
 
 #[cfg(test)]

@@ -35,7 +35,11 @@ impl TypedText {
     /// Character `i` as an axis label: visible whitespace, and the unknown symbol for a
     /// character the models cannot read.
     pub fn label(&self, i: usize) -> String {
-        if self.is_unknown(i) { UNKNOWN_GLYPH.to_string() } else { self.chars.get(i).map(|&c| show_char(c)).unwrap_or_default() }
+        if self.is_unknown(i) {
+            UNKNOWN_GLYPH.to_string()
+        } else {
+            self.chars.get(i).map(|&c| show_char(c)).unwrap_or_default()
+        }
     }
 }
 

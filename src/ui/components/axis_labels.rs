@@ -26,7 +26,11 @@ pub enum Axis {
 /// Weight tells the emphases apart without colour; the palette's colours read at 4.5:1
 /// or more on the panel in either theme.
 fn weight(e: Emphasis) -> &'static str {
-    if e == Emphasis::Plain { "normal" } else { "bold" }
+    if e == Emphasis::Plain {
+        "normal"
+    } else {
+        "bold"
+    }
 }
 
 /// Paints `labels` along `axis` of a canvas whose CSS box is `w × h`; `hovered` is the

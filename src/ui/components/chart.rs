@@ -9,15 +9,15 @@
 //! measures every label by laying out a hidden element (a forced layout of the page),
 //! which a chart redrawn on every frame of a drag cannot afford.
 
+use super::download;
+use crate::ui::theme;
+use crate::viz::palette::{css, Palette, Rgb};
+use crate::viz::{export, ticks};
 use leptos::html;
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters_canvas::CanvasBackend;
-use crate::viz::palette::{css, Palette, Rgb};
-use crate::viz::{export, ticks};
-use super::download;
-use crate::ui::theme;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
@@ -113,7 +113,11 @@ struct Pens {
 }
 
 fn pens() -> Pens {
-    if presenting() { Pens { line: 4.0, caption: 22.0, small: 17.0 } } else { Pens { line: 2.0, caption: 16.0, small: 13.0 } }
+    if presenting() {
+        Pens { line: 4.0, caption: 22.0, small: 17.0 }
+    } else {
+        Pens { line: 2.0, caption: 16.0, small: 13.0 }
+    }
 }
 
 /// How big a chart is on screen (CSS px) and at what pixel density it is drawn: the
@@ -152,7 +156,6 @@ impl Fit {
     fn px(&self, v: f64) -> i32 {
         (v * self.dpr).round() as i32
     }
-
 }
 
 fn font(size_css: f64, fit: &Fit) -> FontDesc<'static> {
@@ -210,7 +213,14 @@ pub fn draw(canvas: web_sys::HtmlCanvasElement, spec: &ChartSpec, fit: &Fit, pal
 /// Draws `spec` on any plotters backend (the page's canvas, an exported PNG's or SVG's);
 /// `width` measures text in the backend's pixels; `legend` draws the legend in a strip
 /// under the chart (an exported figure has no HTML around it).
-fn draw_on<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, spec: &ChartSpec, fit: &Fit, pal: &Palette, width: &dyn Fn(&str, f64) -> f64, legend: bool) -> Result<Option<(Frame, AxisTicks)>, String> {
+fn draw_on<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    spec: &ChartSpec,
+    fit: &Fit,
+    pal: &Palette,
+    width: &dyn Fn(&str, f64) -> f64,
+    legend: bool,
+) -> Result<Option<(Frame, AxisTicks)>, String> {
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     let p = pens();
     let px = |v: f64| fit.px(v);
@@ -226,8 +236,7 @@ fn draw_on<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, s
         area.clone()
     };
     let map = |(x, y): (f64, f64)| Some((axis(x, spec.x_log)?, axis(y, spec.y_log)?));
-    let all: Vec<(f64, f64)> =
-        spec.series.iter().flat_map(|s| s.points.iter().copied()).chain(spec.dots.iter().copied()).chain(spec.extent.iter().copied()).filter_map(map).collect();
+    let all: Vec<(f64, f64)> = spec.series.iter().flat_map(|s| s.points.iter().copied()).chain(spec.dots.iter().copied()).chain(spec.extent.iter().copied()).filter_map(map).collect();
     if all.is_empty() {
         return root.present().map_err(e).map(|_| None);
     }
@@ -327,7 +336,14 @@ fn frame_of<DB: DrawingBackend>(chart: &Plot<'_, DB>, (xr, yr): (&std::ops::Rang
 }
 
 /// The vertical markers and their labels, in rows that do not overlap; returns the rows used.
-fn draw_markers<DB: DrawingBackend>(chart: &mut Plot<'_, DB>, root: &DrawingArea<DB, plotters::coord::Shift>, spec: &ChartSpec, (frame, yr): (&Frame, &std::ops::Range<f64>), (fit, pal): (&Fit, &Palette), width: &dyn Fn(&str, f64) -> f64) -> Result<usize, DrawingAreaErrorKind<DB::ErrorType>> {
+fn draw_markers<DB: DrawingBackend>(
+    chart: &mut Plot<'_, DB>,
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    spec: &ChartSpec,
+    (frame, yr): (&Frame, &std::ops::Range<f64>),
+    (fit, pal): (&Fit, &Palette),
+    width: &dyn Fn(&str, f64) -> f64,
+) -> Result<usize, DrawingAreaErrorKind<DB::ErrorType>> {
     let (p, px) = (pens(), |v: f64| fit.px(v));
     let (y0, y1) = (yr.start, yr.end);
     let mut rows = LabelRows { rows: vec![], gap: px(4.0) as f64 };
@@ -368,7 +384,13 @@ fn legend_places(named: &[&Series], fit: &Fit, width: &dyn Fn(&str, f64) -> f64)
         .collect()
 }
 
-fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, named: &[&Series], fit: &Fit, pal: &Palette, width: &dyn Fn(&str, f64) -> f64) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    named: &[&Series],
+    fit: &Fit,
+    pal: &Palette,
+    width: &dyn Fn(&str, f64) -> f64,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let small = pens().small;
     let px = |v: f64| fit.px(v);
     for (s, (x, row)) in named.iter().zip(legend_places(named, fit, width)) {
@@ -483,7 +505,11 @@ pub fn draw_overlay(canvas: &web_sys::HtmlCanvasElement, frame: &Frame, overlay:
         ctx.begin_path();
         let mut first = true;
         for (x, y) in series.points.iter().filter_map(|p| frame.pixel(*p)) {
-            if first { ctx.move_to(x, y) } else { ctx.line_to(x, y) }
+            if first {
+                ctx.move_to(x, y)
+            } else {
+                ctx.line_to(x, y)
+            }
             first = false;
         }
         ctx.stroke();

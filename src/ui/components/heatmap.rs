@@ -6,15 +6,18 @@ use super::axis_labels::{Axis, AxisLabelStrip};
 use super::canvas::context_2d;
 use super::download;
 use super::heatmap_export;
-use crate::viz::map_figure::Figure;
 use crate::ui::theme;
-use crate::viz::labels::{AxisLabel, MAX_LABELLED};
-use crate::viz::palette::{css, Palette};
 use crate::viz::colormap::Scale;
+use crate::viz::labels::{AxisLabel, MAX_LABELLED};
+use crate::viz::map_figure::Figure;
+use crate::viz::palette::{css, Palette};
 use leptos::html;
 use leptos::prelude::*;
 use std::sync::Arc;
 use wasm_bindgen::Clamped;
+
+/// Where the page holds a map unpooled: `(n, values)` on request, for the full CSV.
+pub type FullMap = Callback<(), Option<(usize, Vec<f32>)>>;
 
 /// A map already pooled to `r × r` values, with the scale that colours it.
 #[derive(Clone, Debug)]
@@ -81,7 +84,13 @@ const BAR_LABEL_PX: f32 = 58.0;
 
 /// A colour-bar label centred on its colour; the end labels end at the bar's ends.
 fn bar_tick_style(at: f32) -> String {
-    let shift = if at <= 0.0 { 0.0 } else if at >= 1.0 { -100.0 } else { -50.0 };
+    let shift = if at <= 0.0 {
+        0.0
+    } else if at >= 1.0 {
+        -100.0
+    } else {
+        -50.0
+    };
     format!("left:{:.3}%;transform:translateX({shift}%)", at * 100.0)
 }
 
@@ -149,7 +158,6 @@ fn key_action(key: &str, h: Hover, n: usize) -> KeyAction {
     }
 }
 
-
 /// Numbered positions along an axis of a map without token labels: a few round indices,
 /// each at the centre of its cell.
 #[component]
@@ -160,10 +168,7 @@ fn Ruler(axis: Axis, #[prop(into)] n: Signal<usize>) -> impl IntoView {
     };
     let marks = move || {
         let n = n.get();
-        crate::viz::ticks::indices(n, 6)
-            .into_iter()
-            .map(|t| view! { <span style=format!("{side}:{:.3}%", (t.at + 0.5) / n.max(1) as f64 * 100.0)>{t.label}</span> })
-            .collect_view()
+        crate::viz::ticks::indices(n, 6).into_iter().map(|t| view! { <span style=format!("{side}:{:.3}%", (t.at + 0.5) / n.max(1) as f64 * 100.0)>{t.label}</span> }).collect_view()
     };
     view! { <div class=class aria-hidden="true">{marks}</div> }
 }
@@ -173,28 +178,36 @@ pub fn Heatmap(
     #[prop(into)] id: String,
     #[prop(into)] title: String,
     /// A sentence under the title; none in the compare view's small multiples.
-    #[prop(optional, into)] explain: String,
+    #[prop(optional, into)]
+    explain: String,
     #[prop(into)] map: Signal<Option<PooledMap>>,
     #[prop(into)] n: Signal<usize>,
     #[prop(into)] signal_keys: Signal<Vec<usize>>,
     hover: RwSignal<Option<Hover>>,
     /// What Enter or a click on a row does (plot it); none where rows are not plotted.
-    #[prop(optional)] on_pick: Option<Callback<usize>>,
+    #[prop(optional)]
+    on_pick: Option<Callback<usize>>,
     /// A row to outline (the explorer's "→", the position that answers).
-    #[prop(optional, into)] marked_row: Option<Signal<Option<usize>>>,
+    #[prop(optional, into)]
+    marked_row: Option<Signal<Option<usize>>>,
     /// The catalogue key of the sentence that names the outlined row ("the row of “→”,
     /// which predicts the answer" unless told).
-    #[prop(optional)] marked_note: Option<&'static str>,
+    #[prop(optional)]
+    marked_note: Option<&'static str>,
     /// What the ticks above the map mark ("the signal keys" unless told).
-    #[prop(optional, into)] ticks_mark: Option<Signal<String>>,
+    #[prop(optional, into)]
+    ticks_mark: Option<Signal<String>>,
     /// Each token's label, drawn along both axes when there are at most `MAX_LABELLED`.
-    #[prop(optional, into)] labels: Option<Signal<Vec<AxisLabel>>>,
+    #[prop(optional, into)]
+    labels: Option<Signal<Vec<AxisLabel>>>,
     /// The downloaded files' name without extension, saying the state the map shows
     /// (`difflens-lab-A1-n1024-lambda0.80`); `difflens-<id>` unless told.
-    #[prop(optional, into)] file: Option<Signal<String>>,
+    #[prop(optional, into)]
+    file: Option<Signal<String>>,
     /// The whole map, unpooled, as `(n, values)`, where the page holds it: its CSV is then
     /// the full n × n map up to `viz::export::FULL_CSV_MAX`, not the pooled picture.
-    #[prop(optional)] full: Option<Callback<(), Option<(usize, Vec<f32>)>>>,
+    #[prop(optional)]
+    full: Option<FullMap>,
 ) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
     let ticks = NodeRef::<html::Canvas>::new();
@@ -210,10 +223,7 @@ pub fn Heatmap(
         let id = id.clone();
         move || file.map(|f| f.get()).unwrap_or_else(|| format!("difflens-{id}"))
     };
-    let labels = Signal::derive(move || {
-        let n = n.get();
-        labels.map(|l| l.get()).filter(|l| l.len() == n && n <= MAX_LABELLED).unwrap_or_default()
-    });
+    let labels = shown_labels(labels, n);
     let labelled = Memo::new(move |_| labels.with(|l| !l.is_empty()));
     let resized = resize_count();
     let bar_ticks = colour_bar_ticks(bar, scale, resized);
@@ -223,10 +233,7 @@ pub fn Heatmap(
         <figure class="panel" id=id>
             <h3>{title}</h3>
             {(!explain.is_empty()).then(|| view! { <p class="explain">{explain}</p> })}
-            <div class="axis-note">{move || match signal_keys.with(Vec::is_empty) {
-                true => crate::tr!("map-keys", last = n.get().saturating_sub(1)),
-                false => crate::tr!("map-keys-ticks", last = n.get().saturating_sub(1), ticks = ticks_mark.map_or_else(|| crate::tr!("map-signal-keys"), |t| t.get())),
-            }}</div>
+            <div class="axis-note">{move || keys_note(signal_keys, n, ticks_mark)}</div>
             <div class="map-frame" class:labelled=labelled>
             <div class="above">
                 <canvas node_ref=ticks class="ticks" style="width:100%;height:8px;display:block" aria-hidden="true"></canvas>
@@ -250,14 +257,7 @@ pub fn Heatmap(
                     }
                     on:keydown=on_key
                     on:blur=move |_| hover.set(None)></canvas>
-                // Outlines in dark and light, not a colour: they show on any colour of the
-                // map, and a crosshair of hue alone merges with the green and yellow signal
-                // columns under deuteranopia and protanopia.
-                <div class="overlay" aria-hidden="true">
-                    <div class="outline marked" style=move || outline_style(Axis::Queries, marked_row.and_then(|m| m.get()), n.get())></div>
-                    <div class="outline" style=move || outline_style(Axis::Queries, hover.get().map(|h| h.i), n.get())></div>
-                    <div class="outline" style=move || outline_style(Axis::Keys, hover.get().map(|h| h.j), n.get())></div>
-                </div>
+                <Outlines marked_row hover n />
             </div>
             </div>
             <div class="axis-note">{move || match marked_row.and_then(|m| m.get()) {
@@ -267,6 +267,36 @@ pub fn Heatmap(
             <ColorBar bar scale bar_ticks />
             <ExportButtons save />
         </figure>
+    }
+}
+
+/// The labels to draw: the page's, when there is one a token and not too many.
+fn shown_labels(labels: Option<Signal<Vec<AxisLabel>>>, n: Signal<usize>) -> Signal<Vec<AxisLabel>> {
+    Signal::derive(move || {
+        let n = n.get();
+        labels.map(|l| l.get()).filter(|l| l.len() == n && n <= MAX_LABELLED).unwrap_or_default()
+    })
+}
+
+/// The sentence above the map: the keys' range, and what the ticks mark where there are any.
+fn keys_note(signal_keys: Signal<Vec<usize>>, n: Signal<usize>, ticks_mark: Option<Signal<String>>) -> String {
+    match signal_keys.with(Vec::is_empty) {
+        true => crate::tr!("map-keys", last = n.get().saturating_sub(1)),
+        false => crate::tr!("map-keys-ticks", last = n.get().saturating_sub(1), ticks = ticks_mark.map_or_else(|| crate::tr!("map-signal-keys"), |t| t.get())),
+    }
+}
+
+/// The outlined row and the crosshair's row and column. Outlines in dark and light, not a
+/// colour: they show on any colour of the map, and a crosshair of hue alone merges with
+/// the green and yellow signal columns under deuteranopia and protanopia.
+#[component]
+fn Outlines(marked_row: Option<Signal<Option<usize>>>, hover: RwSignal<Option<Hover>>, n: Signal<usize>) -> impl IntoView {
+    view! {
+        <div class="overlay" aria-hidden="true">
+            <div class="outline marked" style=move || outline_style(Axis::Queries, marked_row.and_then(|m| m.get()), n.get())></div>
+            <div class="outline" style=move || outline_style(Axis::Queries, hover.get().map(|h| h.i), n.get())></div>
+            <div class="outline" style=move || outline_style(Axis::Keys, hover.get().map(|h| h.j), n.get())></div>
+        </div>
     }
 }
 
@@ -314,7 +344,7 @@ struct MapExport {
     bar: NodeRef<html::Canvas>,
     bar_ticks: Memo<Vec<crate::viz::colormap::BarTick>>,
     stem: Callback<(), String>,
-    full: Option<Callback<(), Option<(usize, Vec<f32>)>>>,
+    full: Option<FullMap>,
 }
 
 /// Saves the map as PNG, SVG or CSV (the argument: the file's extension).
@@ -373,7 +403,15 @@ fn ExportButtons(save: Callback<&'static str>) -> impl IntoView {
 /// Repaints each layer of the map only when its own inputs change: a λ drag changes the
 /// values, not the colour bar, and every repainted canvas is another texture for the
 /// compositor to upload before the frame can show.
-fn paint_layers(map: Signal<Option<PooledMap>>, canvas: NodeRef<html::Canvas>, scale: Memo<Option<Scale>>, bar: NodeRef<html::Canvas>, ticks: NodeRef<html::Canvas>, n: Signal<usize>, signal_keys: Signal<Vec<usize>>) {
+fn paint_layers(
+    map: Signal<Option<PooledMap>>,
+    canvas: NodeRef<html::Canvas>,
+    scale: Memo<Option<Scale>>,
+    bar: NodeRef<html::Canvas>,
+    ticks: NodeRef<html::Canvas>,
+    n: Signal<usize>,
+    signal_keys: Signal<Vec<usize>>,
+) {
     Effect::new(move |_| {
         if let (Some(m), Some(c)) = (map.get(), canvas.get()) {
             paint(&c, &m);

@@ -2,12 +2,12 @@
 
 pub mod axis_labels;
 pub mod canvas;
-pub mod notice;
 pub mod chart;
 pub mod compute_on;
 pub mod download;
 pub mod heatmap;
 pub mod heatmap_export;
+pub mod notice;
 pub mod readout;
 pub mod slider;
 pub mod thumbnail;

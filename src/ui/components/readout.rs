@@ -12,7 +12,15 @@ pub fn readable(v: f64) -> String {
         return "–".into();
     }
     let a = v.abs();
-    let s = if a >= 100.0 { format!("{v:.0}") } else if a >= 10.0 { format!("{v:.1}") } else if a >= 0.01 || a == 0.0 { format!("{v:.3}") } else { format!("{v:.2e}") };
+    let s = if a >= 100.0 {
+        format!("{v:.0}")
+    } else if a >= 10.0 {
+        format!("{v:.1}")
+    } else if a >= 0.01 || a == 0.0 {
+        format!("{v:.3}")
+    } else {
+        format!("{v:.2e}")
+    };
     s.replace('-', "−")
 }
 

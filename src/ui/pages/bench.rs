@@ -3,8 +3,8 @@
 //! `#bench-result`; the browser benchmark script reads them.
 
 use crate::engine::bench::{cpu_report, gpu_report, Stopped};
-use crate::ui::{now_ms, yield_to_browser};
 use crate::tr;
+use crate::ui::{now_ms, yield_to_browser};
 use leptos::prelude::*;
 use std::future::Future;
 use std::pin::Pin;

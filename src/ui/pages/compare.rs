@@ -5,19 +5,19 @@
 
 use super::super::backend::{self, Backend};
 use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
-use super::super::components::thumbnail::Thumbnail;
 use super::super::components::notice::StateNotes;
+use super::super::components::thumbnail::Thumbnail;
 use super::columns_in_workers::outputs_from_workers;
 use super::evidence::Evidence;
-use super::lambda_panel::LambdaPanel;
 use super::explorer::{cell_text, kind_title, signed, EditablePrompt, Library, PromptEditor, Status, StatusLine};
+use super::lambda_panel::LambdaPanel;
 use super::model::ModelControls;
 use crate::engine::columns::{plan_columns, ColumnJob};
-use crate::engine::model::{render, lambda_sentence, learnt_lambdas, word, ColumnRun, Explained, Model};
+use crate::engine::model::{lambda_sentence, learnt_lambdas, render, word, ColumnRun, Explained, Model};
 use crate::state::model_state::{column_of, AttentionKind, ModelState};
+use crate::tr;
 use crate::ui::{after_paint, now_ms, yield_to_browser};
 use crate::viz::colormap::{Contrast, Scale};
-use crate::tr;
 use leptos::prelude::*;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -87,7 +87,14 @@ fn load_all(ckpt: Memo<usize>, library: Library, status: RwSignal<Status>, attem
 /// precision, the checkpoint or the placement changes (on WebGPU asynchronously: an
 /// answer for an older state is dropped); keeps the layer and the head picks inside the
 /// models (the single view's own head is checked when that view opens).
-fn compare_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library, ready: RwSignal<Option<usize>>, status: RwSignal<Status>, backend: RwSignal<Backend>) -> RwSignal<Option<Columns>> {
+fn compare_prompts(
+    state: RwSignal<ModelState>,
+    notes: StateNotes<ModelState>,
+    library: Library,
+    ready: RwSignal<Option<usize>>,
+    status: RwSignal<Status>,
+    backend: RwSignal<Backend>,
+) -> RwSignal<Option<Columns>> {
     let columns = RwSignal::new(None::<Columns>);
     let key = Memo::new(move |_| state.with(ModelState::run_key));
     let adapter = Memo::new(move |_| backend.with(backend::adapter));
@@ -249,7 +256,6 @@ pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
     }
 }
 
-
 /// One model's column.
 #[component]
 fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>, shown: Memo<Option<[(usize, usize, bool); 3]>>, vmax: Memo<Option<f32>>) -> impl IntoView {
@@ -279,9 +285,8 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
     };
     let diff = kind != AttentionKind::Baseline;
     let main_title = if diff { "A1 − λ·A2".to_string() } else { tr!("map-softmax") };
-    let stem = move |figure: &'static str| {
-        Signal::derive(move || here.get().map(|(l, h, _)| state.with(|s| s.file_stem(slug, figure, l, h))).unwrap_or_else(|| format!("difflens-explorer-{slug}-{figure}")))
-    };
+    let stem =
+        move |figure: &'static str| Signal::derive(move || here.get().map(|(l, h, _)| state.with(|s| s.file_stem(slug, figure, l, h))).unwrap_or_else(|| format!("difflens-explorer-{slug}-{figure}")));
     view! {
         <article class="panel column" id=format!("col-{slug}")>
             <h3>{kind_title(kind)}</h3>
@@ -333,10 +338,14 @@ fn HeadGrid(kind: AttentionKind, state: RwSignal<ModelState>, mine: Signal<Optio
     let col = column_of(kind);
     let dims = Memo::new(move |_| mine.get().map(|r| r.0.output.layers.iter().map(|l| l.maps.len()).collect::<Vec<_>>()).unwrap_or_default());
     let grid = move || {
-        dims.get().into_iter().enumerate().map(|(l, heads)| {
-            let thumbs = (0..heads).map(|h| view! { <GridThumb l h col state mine here /> }).collect_view();
-            view! { <div class="grid-row"><span class="grid-label">{tr!("grid-layer", layer = l)}</span>{thumbs}</div> }
-        }).collect_view()
+        dims.get()
+            .into_iter()
+            .enumerate()
+            .map(|(l, heads)| {
+                let thumbs = (0..heads).map(|h| view! { <GridThumb l h col state mine here /> }).collect_view();
+                view! { <div class="grid-row"><span class="grid-label">{tr!("grid-layer", layer = l)}</span>{thumbs}</div> }
+            })
+            .collect_view()
     };
     let picked = move || state.with(|s| s.picks[col].is_some());
     view! {

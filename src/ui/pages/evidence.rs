@@ -6,15 +6,15 @@
 use super::super::components::chart::{Chart, ChartSpec, Series, BLUE, GREY, ORANGE};
 use super::compare::Columns;
 use super::explorer::{kind_title, signed, Library};
+use crate::core::attention::LambdaOverride;
 use crate::engine::batch::{self, chunks, AccuracyChunk, ChunkResult};
 use crate::engine::evidence::{fresh_prompts, run_spec, AccuracyRun, Net, DEPTHS};
-use crate::engine::sweep_batch::{sweep_chunks, SweepAnswer, SweepChunk, SweepTotals};
-use crate::ui::worker_pool::{report_failure, Answer, Leftover, WorkerPool};
 use crate::engine::model::{forward_options, ForwardOptions, LambdaTrace, Model};
-use crate::core::attention::LambdaOverride;
+use crate::engine::sweep_batch::{sweep_chunks, SweepAnswer, SweepChunk, SweepTotals};
 use crate::state::model_state::{AttentionKind, ModelState};
-use crate::ui::{after_paint, now_ms, yield_to_browser};
 use crate::tr;
+use crate::ui::worker_pool::{report_failure, Answer, Leftover, WorkerPool};
+use crate::ui::{after_paint, now_ms, yield_to_browser};
 use leptos::prelude::*;
 use std::rc::Rc;
 
@@ -96,13 +96,15 @@ fn negative_lambdas(c: &Columns) -> String {
     let found: Vec<String> = AttentionKind::ALL
         .iter()
         .zip(c.runs.iter())
-        .flat_map(|(k, x)| x.output.layers.iter().enumerate().filter_map(move |(l, layer)| match layer.lambda {
-            LambdaTrace::Scalar(v) if v < 0.0 => {
-                let yours = matches!(&x.lambda, LambdaOverride::PerLayer(set) if set.get(l).copied().flatten().is_some());
-                Some((yours, tr!(if yours { "negative-yours" } else { "negative-learnt" }, model = kind_title(*k), lambda = format!("{:.2}", -v), layer = l)))
-            }
-            _ => None,
-        }))
+        .flat_map(|(k, x)| {
+            x.output.layers.iter().enumerate().filter_map(move |(l, layer)| match layer.lambda {
+                LambdaTrace::Scalar(v) if v < 0.0 => {
+                    let yours = matches!(&x.lambda, LambdaOverride::PerLayer(set) if set.get(l).copied().flatten().is_some());
+                    Some((yours, tr!(if yours { "negative-yours" } else { "negative-learnt" }, model = kind_title(*k), lambda = format!("{:.2}", -v), layer = l)))
+                }
+                _ => None,
+            })
+        })
         .map(|(yours, line)| {
             learnt_any |= !yours;
             line
@@ -234,7 +236,10 @@ impl RunControl {
     fn start_pooled(self, state: ModelState, checkpoint: usize, models: Vec<Rc<Model>>) {
         let ((mine, alive), view_of) = (self.next_run(), self.view_of);
         leptos::task::spawn_local(async move {
-            let jobs = chunks(ACCURACY_PROMPTS, ACCURACY_CHUNK).into_iter().map(|prompts| AccuracyChunk { generation: mine, state: state.clone(), checkpoint, count: ACCURACY_PROMPTS, prompts }.to_message()).collect();
+            let jobs = chunks(ACCURACY_PROMPTS, ACCURACY_CHUNK)
+                .into_iter()
+                .map(|prompts| AccuracyChunk { generation: mine, state: state.clone(), checkpoint, count: ACCURACY_PROMPTS, prompts }.to_message())
+                .collect();
             let answer = move |a: Answer| match ChunkResult::from_message(&a.text) {
                 Ok(r) if r.generation != mine || !alive() => {}
                 Ok(ChunkResult { counts: Ok(c), prompts, .. }) => {
@@ -248,19 +253,24 @@ impl RunControl {
             let left = self.take_over(WorkerPool::get().run(jobs, alive, answer).await, alive);
             if !left.is_empty() {
                 let ranges: Vec<_> = left.iter().filter_map(|j| AccuracyChunk::from_message(j).ok()).map(|j| j.prompts).collect();
-                let prompts = fresh_prompts(&run_spec(&state, None), ACCURACY_PROMPTS, state.seed).into_iter().enumerate().filter(|(i, _)| ranges.iter().any(|r| r.contains(i))).map(|(_, p)| p).collect();
+                let prompts =
+                    fresh_prompts(&run_spec(&state, None), ACCURACY_PROMPTS, state.seed).into_iter().enumerate().filter(|(i, _)| ranges.iter().any(|r| r.contains(i))).map(|(_, p)| p).collect();
                 let mut run = AccuracyRun::new(prompts, run_options(&state, &models));
                 let (base_done, base_counts) = view_of.with_untracked(|v| (v.done, v.counts.clone()));
                 let refs: Vec<&Model> = models.iter().map(|m| m.as_ref()).collect();
                 let cell = std::cell::RefCell::new(&mut run);
-                let result = run_sliced(|| cell.borrow_mut().step(&refs), alive, || {
-                    let r = cell.borrow();
-                    view_of.try_update(|v| {
-                        v.done = base_done + r.progress().0;
-                        v.counts = base_counts.clone();
-                        batch::add(&mut v.counts, &r.right.iter().copied().zip(r.asked.iter().copied()).collect::<Vec<_>>());
-                    });
-                })
+                let result = run_sliced(
+                    || cell.borrow_mut().step(&refs),
+                    alive,
+                    || {
+                        let r = cell.borrow();
+                        view_of.try_update(|v| {
+                            v.done = base_done + r.progress().0;
+                            v.counts = base_counts.clone();
+                            batch::add(&mut v.counts, &r.right.iter().copied().zip(r.asked.iter().copied()).collect::<Vec<_>>());
+                        });
+                    },
+                )
                 .await;
                 if let Err(e) = result {
                     view_of.try_update(|v| v.error = Some(e));
@@ -288,7 +298,10 @@ impl RunControl {
             }
         };
         leptos::task::spawn_local(async move {
-            let jobs = sweep_chunks(SWEEP_PROMPTS, SWEEP_CHUNK).into_iter().map(|(depth, prompts)| SweepChunk { generation: mine, state: state.clone(), checkpoint, depth, count: SWEEP_PROMPTS, prompts }.to_message()).collect();
+            let jobs = sweep_chunks(SWEEP_PROMPTS, SWEEP_CHUNK)
+                .into_iter()
+                .map(|(depth, prompts)| SweepChunk { generation: mine, state: state.clone(), checkpoint, depth, count: SWEEP_PROMPTS, prompts }.to_message())
+                .collect();
             let answer = {
                 let add = add.clone();
                 move |a: Answer| match SweepAnswer::from_message(&a.text) {
@@ -378,17 +391,21 @@ fn RunProgress(view_of: RwSignal<RunView>) -> impl IntoView {
 /// One bar per model: its accuracy, and the count it comes from.
 #[allow(non_snake_case)]
 fn AccuracyBars(v: RunView) -> impl IntoView {
-    let rows = AttentionKind::ALL.iter().zip(&v.counts).map(|(k, (right, asked))| {
-        let share = *right as f64 / (*asked).max(1) as f64;
-        let width = format!("width:{:.1}%", 100.0 * share);
-        view! {
-            <div class="bar-row" data-model=k.slug() data-right=*right data-asked=*asked>
-                <span class="bar-label">{kind_title(*k)}</span>
-                <span class="bar"><span class="fill" style=width></span></span>
-                <span class="bar-value">{tr!("bar-value", percent = format!("{:.0}", 100.0 * share), right = *right, asked = *asked)}</span>
-            </div>
-        }
-    }).collect_view();
+    let rows = AttentionKind::ALL
+        .iter()
+        .zip(&v.counts)
+        .map(|(k, (right, asked))| {
+            let share = *right as f64 / (*asked).max(1) as f64;
+            let width = format!("width:{:.1}%", 100.0 * share);
+            view! {
+                <div class="bar-row" data-model=k.slug() data-right=*right data-asked=*asked>
+                    <span class="bar-label">{kind_title(*k)}</span>
+                    <span class="bar"><span class="fill" style=width></span></span>
+                    <span class="bar-value">{tr!("bar-value", percent = format!("{:.0}", 100.0 * share), right = *right, asked = *asked)}</span>
+                </div>
+            }
+        })
+        .collect_view();
     view! { <div class="bars" id="accuracy-bars"><p class="axis-note">{tr!("bars-for", settings = v.settings.clone())}</p>{rows}</div> }
 }
 
@@ -414,7 +431,17 @@ fn DepthSweepPanel(state: RwSignal<ModelState>, models: Models) -> impl IntoView
                 title: tr!(if answer { "sweep-answer-title" } else { "sweep-noise-title" }),
                 x_label: tr!("sweep-x"),
                 y_label: tr!("sweep-y"),
-                series: AttentionKind::ALL.iter().zip(&c).zip(COLOURS).map(|((k, pts), color)| Series { dashed: false, name: kind_title(*k).into(), color, points: pts.iter().map(|(d, n)| (100.0 * *d as f64, if answer { n.answer } else { n.noise })).collect() }).collect(),
+                series: AttentionKind::ALL
+                    .iter()
+                    .zip(&c)
+                    .zip(COLOURS)
+                    .map(|((k, pts), color)| Series {
+                        dashed: false,
+                        name: kind_title(*k),
+                        color,
+                        points: pts.iter().map(|(d, n)| (100.0 * *d as f64, if answer { n.answer } else { n.noise })).collect(),
+                    })
+                    .collect(),
                 ..Default::default()
             })
         })

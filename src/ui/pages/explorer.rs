@@ -5,8 +5,8 @@
 use super::super::components::heatmap::Hover;
 use super::super::components::readout::readable;
 use crate::engine::model::{check_prompt, replace_word, vocabulary, word, Explained, Model, Prompt};
-use crate::engine::prompt_edit::{self, depth_of, is_asked, needle_at, query_at, PromptEdit, DEPTHS};
 use crate::engine::model_session::{ModelKey, ModelLibrary};
+use crate::engine::prompt_edit::{self, depth_of, is_asked, needle_at, query_at, PromptEdit, DEPTHS};
 use crate::gpu::context::GpuContext;
 use crate::gpu::model::GpuModel;
 use crate::state::model_state::{AttentionKind, ModelState};
@@ -33,9 +33,7 @@ fn plain(e: &wasm_bindgen::JsValue) -> String {
 }
 
 async fn fetch_body(window: &web_sys::Window, url: &str, init: &web_sys::RequestInit) -> Result<Vec<u8>, String> {
-    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str_and_init(url, init))
-        .await
-        .map_err(|e| tr!("fetch-failed", url = url, error = plain(&e)))?;
+    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str_and_init(url, init)).await.map_err(|e| tr!("fetch-failed", url = url, error = plain(&e)))?;
     let response: web_sys::Response = response.dyn_into().map_err(|_| tr!("fetch-not-response", url = url))?;
     if !response.ok() {
         return Err(tr!("fetch-http", url = url, status = response.status() as u32));
@@ -125,7 +123,6 @@ impl Library {
     }
 }
 
-
 /// What the tooltip says of the cell under the pointer in (`layer`, `head`)'s maps:
 /// the query and key tokens and every map's value there.
 pub fn cell_text(x: &Explained, layer: usize, head: usize, h: Hover) -> Option<String> {
@@ -141,7 +138,14 @@ pub fn cell_text(x: &Explained, layer: usize, head: usize, h: Hover) -> Option<S
 /// `<option>`s for a select; `prop:selected` (not the attribute) so that a state set by
 /// a link or a clamp shows even after the user has touched the select.
 pub fn options(values: Vec<(String, String)>, selected: impl Fn() -> String + Clone + Send + Sync + 'static) -> impl IntoView {
-    values.into_iter().map(|(v, label)| { let sel = selected.clone(); let v2 = v.clone(); view! { <option value=v prop:selected=move || sel() == v2>{label}</option> } }).collect_view()
+    values
+        .into_iter()
+        .map(|(v, label)| {
+            let sel = selected.clone();
+            let v2 = v.clone();
+            view! { <option value=v prop:selected=move || sel() == v2>{label}</option> }
+        })
+        .collect_view()
 }
 
 /// "+0.97", "−0.12", "0.00": a signed weight as the tables and captions print it (a
@@ -322,17 +326,21 @@ pub fn EditablePrompt(state: RwSignal<ModelState>, #[prop(into)] prompt: Signal<
     let buttons = move || {
         prompt.with(|p| {
             p.as_ref().map(|p| {
-                p.tokens.iter().enumerate().map(|(i, &t)| {
-                    let w = word(t);
-                    let label = tr!("token-position", i = i, word = w.as_str());
-                    let pressed = move || chosen.with(|c| c.as_ref().is_some_and(|(at, _)| *at == i)).to_string();
-                    // <bos> starts every prompt: shown, not replaceable.
-                    if i == 0 {
-                        view! { <span class=token_class(p, i) title=tr!("token-bos")>{w}</span> }.into_any()
-                    } else {
-                        view! { <button class=token_class(p, i) data-pos=i title=label aria-pressed=pressed on:click=move |_| choose(i, word(t))>{w}</button> }.into_any()
-                    }
-                }).collect_view()
+                p.tokens
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &t)| {
+                        let w = word(t);
+                        let label = tr!("token-position", i = i, word = w.as_str());
+                        let pressed = move || chosen.with(|c| c.as_ref().is_some_and(|(at, _)| *at == i)).to_string();
+                        // <bos> starts every prompt: shown, not replaceable.
+                        if i == 0 {
+                            view! { <span class=token_class(p, i) title=tr!("token-bos")>{w}</span> }.into_any()
+                        } else {
+                            view! { <button class=token_class(p, i) data-pos=i title=label aria-pressed=pressed on:click=move |_| choose(i, word(t))>{w}</button> }.into_any()
+                        }
+                    })
+                    .collect_view()
             })
         })
     };

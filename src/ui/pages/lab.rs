@@ -1,23 +1,23 @@
 //! The noise-floor lab: A1, A2 and A1 − λ·A2 side by side, the knobs that change them,
 //! the numbers that summarise them, and the charts that explain them.
 
-use crate::tr;
 use super::super::backend::Backend;
 use super::super::components::chart::{Chart, ChartSpec, Marker, Overlay, Series, BLUE, GREY, ORANGE, RED};
 use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
+use super::super::components::notice::{NoticeBar, StateNotes};
 use super::super::components::readout::{readable, Readout};
 use super::super::components::slider::Slider;
-use super::super::components::notice::{NoticeBar, StateNotes};
 use super::super::route::{self, Page, Route, Router};
-use crate::engine::lab::{self as engine, lambda_init_for_depth, LabMetrics, MapKind, NoiseMassPoint, NoiseSweepPoint, SnrPoint, Verification, LAMBDA_RANGE};
-use crate::engine::batch::{job_kind, MassAnswer, MassJob, NoiseAnswer, NoiseJob};
-use crate::engine::lab_charts::{SlowCharts, Step};
-use crate::ui::worker_pool::{self, WorkerPool};
 use super::lab_problem::{Runs, Timing};
+use crate::engine::batch::{job_kind, MassAnswer, MassJob, NoiseAnswer, NoiseJob};
+use crate::engine::lab::{self as engine, lambda_init_for_depth, LabMetrics, MapKind, NoiseMassPoint, NoiseSweepPoint, SnrPoint, Verification, LAMBDA_RANGE};
+use crate::engine::lab_charts::{SlowCharts, Step};
 use crate::state::lab_state::{Knob, LabState, KNOBS, SEED};
+use crate::tr;
+use crate::ui::worker_pool::{self, WorkerPool};
+use crate::ui::{now_ms, yield_to_browser};
 use crate::viz::colormap::{Contrast, Scale};
 use crate::viz::pooling::pooled_size;
-use crate::ui::{now_ms, yield_to_browser};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -293,7 +293,15 @@ fn LabMaps(state: RwSignal<LabState>, runs: Runs, pictures: Pictures, lambda: Me
 
 /// SNR against λ, against the noise amplitude, and the noise mass against context length.
 #[component]
-fn LabCharts(state: RwSignal<LabState>, runs: Runs, lambda: Memo<f32>, lambda_committed: RwSignal<f32>, metrics: RwSignal<LabMetrics>, noise_points: RwSignal<Vec<NoiseSweepPoint>>, mass_points: RwSignal<Vec<NoiseMassPoint>>) -> impl IntoView {
+fn LabCharts(
+    state: RwSignal<LabState>,
+    runs: Runs,
+    lambda: Memo<f32>,
+    lambda_committed: RwSignal<f32>,
+    metrics: RwSignal<LabMetrics>,
+    noise_points: RwSignal<Vec<NoiseSweepPoint>>,
+    mass_points: RwSignal<Vec<NoiseMassPoint>>,
+) -> impl IntoView {
     // The SNR-against-λ curve walks every kink of the sweep (≈ 1.4 million at N = 2048):
     // it follows a new problem one painted frame after its maps.
     let shown = crate::ui::after_paint::<u64>(runs.version.into());
@@ -492,7 +500,10 @@ fn RowChart(state: RwSignal<LabState>, runs: Runs, lambda: Memo<f32>) -> impl In
         runs.with(|run| {
             let run = Some(run).filter(|r| i < r.n())?;
             let (_, diff) = run.row(i, l);
-            Some(Overlay { series: vec![Series { dashed: false, name: String::new(), color: ORANGE, points: diff.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect() }], ..Default::default() })
+            Some(Overlay {
+                series: vec![Series { dashed: false, name: String::new(), color: ORANGE, points: diff.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect() }],
+                ..Default::default()
+            })
         })
         .flatten()
     });
@@ -522,11 +533,7 @@ pub(super) fn lambda_chart(curve: Option<(Vec<SnrPoint>, SnrPoint)>) -> Option<C
 
 /// The current λ on the SNR-against-λ chart: it moves with the slider.
 pub(super) fn lambda_marker(lambda: f32, m: LabMetrics) -> Overlay {
-    Overlay {
-        markers: vec![Marker { x: lambda as f64, label: format!("λ = {:.2}", lambda), color: GREY }],
-        dots: vec![(lambda as f64, m.differential.snr)],
-        ..Default::default()
-    }
+    Overlay { markers: vec![Marker { x: lambda as f64, label: format!("λ = {:.2}", lambda), color: GREY }], dots: vec![(lambda as f64, m.differential.snr)], ..Default::default() }
 }
 
 fn noise_chart(points: &[NoiseSweepPoint], lambda: f32) -> Option<ChartSpec> {

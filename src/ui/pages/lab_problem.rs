@@ -6,10 +6,10 @@
 //! page's thread for more than a slice, and a late answer for an older problem is
 //! dropped (jobs and answers carry the problem's generation).
 
-use crate::tr;
 use super::super::backend::{self, Backend};
 use crate::engine::lab::{GpuSession, LabParams, LabRun};
 use crate::engine::lab_blocks::{BlockAnswer, BlockJob, LabAssembly};
+use crate::tr;
 use crate::ui::worker_pool::{self, WorkerPool};
 use crate::ui::{after_next_paint, now_ms, yield_to_browser};
 use leptos::prelude::*;
@@ -120,7 +120,6 @@ impl Runs {
         self.run.with_value(|r| r.as_ref().map(f))
     }
 }
-
 
 /// Puts every block of `assembly` in place: the CPU path's blocks through the worker pool
 /// (large problems), then whatever is still missing here in slices between paints, then

@@ -24,7 +24,14 @@ pub fn LambdaPanel(kind: AttentionKind, state: RwSignal<ModelState>, columns: Rw
 }
 
 /// A labelled range input; `value` is what it shows, `set` what moving it does.
-fn slider(id: String, label: String, (min, max, step): (f32, f32, f32), value: impl Fn() -> f32 + Copy + Send + Sync + 'static, note: impl Fn() -> String + Send + Sync + 'static, set: impl Fn(f32) + Copy + 'static) -> impl IntoView {
+fn slider(
+    id: String,
+    label: String,
+    (min, max, step): (f32, f32, f32),
+    value: impl Fn() -> f32 + Copy + Send + Sync + 'static,
+    note: impl Fn() -> String + Send + Sync + 'static,
+    set: impl Fn(f32) + Copy + 'static,
+) -> impl IntoView {
     view! {
         <div class="control"><label for=id.clone()><span>{label}</span><span class="value">{move || format!("{:.2}{}", value(), note()).replace('-', "−")}</span></label>
             <input type="range" id=id min=min max=max step=step prop:value=move || value().to_string()
@@ -37,12 +44,18 @@ fn V1Lambdas(state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>) ->
     let col = column_of(AttentionKind::DiffV1);
     let learnt = Memo::new(move |_| columns.with(|c| c.as_ref().map(|c| c.learnt[col].clone())).unwrap_or_default());
     let layers = move || {
-        learnt.get().into_iter().enumerate().filter_map(|(l, v)| Some((l, v?))).map(|(l, learnt_v)| {
-            let set_here = move || state.with(|s| s.v1_lambdas.get(l).copied().flatten());
-            let value = move || set_here().unwrap_or(learnt_v);
-            let note = move || if set_here().is_some() { tr!("v1-learnt-was", lambda = format!("{learnt_v:.2}")) } else { tr!("v1-learnt") };
-            slider(format!("v1-lambda-{l}"), tr!("v1-layer", layer = l), (V1_LAMBDA_RANGE.0, V1_LAMBDA_RANGE.1, 0.01), value, note, move |v| state.update(|s| s.set_v1_lambda(l, Some(v))))
-        }).collect_view()
+        learnt
+            .get()
+            .into_iter()
+            .enumerate()
+            .filter_map(|(l, v)| Some((l, v?)))
+            .map(|(l, learnt_v)| {
+                let set_here = move || state.with(|s| s.v1_lambdas.get(l).copied().flatten());
+                let value = move || set_here().unwrap_or(learnt_v);
+                let note = move || if set_here().is_some() { tr!("v1-learnt-was", lambda = format!("{learnt_v:.2}")) } else { tr!("v1-learnt") };
+                slider(format!("v1-lambda-{l}"), tr!("v1-layer", layer = l), (V1_LAMBDA_RANGE.0, V1_LAMBDA_RANGE.1, 0.01), value, note, move |v| state.update(|s| s.set_v1_lambda(l, Some(v))))
+            })
+            .collect_view()
     };
     let all = move |value: Option<f32>| move |_| state.update(|s| (0..learnt.get_untracked().len()).for_each(|l| s.set_v1_lambda(l, value)));
     view! {
@@ -60,8 +73,14 @@ fn V1Lambdas(state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>) ->
 #[component]
 fn V2Lambdas(state: RwSignal<ModelState>) -> impl IntoView {
     let mode = move || state.with(|s| s.v2_lambda);
-    let scale = move || match mode() { V2Lambda::Scale(f) => f, _ => 1.0 };
-    let pin = move || match mode() { V2Lambda::Pin(v) => v, _ => 0.5 };
+    let scale = move || match mode() {
+        V2Lambda::Scale(f) => f,
+        _ => 1.0,
+    };
+    let pin = move || match mode() {
+        V2Lambda::Pin(v) => v,
+        _ => 0.5,
+    };
     // A slider that is not the one in use says so, so its number is not read as the λ.
     let idle = |not_used: bool| if not_used { tr!("v2-not-in-use") } else { String::new() };
     let now = move || match mode() {

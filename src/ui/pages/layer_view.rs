@@ -8,8 +8,8 @@ use super::own_model::{bytes_of, files_of};
 use crate::core::attention::{LambdaTrace, LayerOutput};
 use crate::engine::layer_file::{load_layer, random_x, read_x, run_layer, LayerChoice, MAX_TOKENS};
 use crate::state::model_state::AttentionKind;
-use crate::viz::colormap::{Contrast, Scale};
 use crate::tr;
+use crate::viz::colormap::{Contrast, Scale};
 use leptos::prelude::*;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
@@ -62,7 +62,16 @@ impl Settings {
             0 => String::new(),
             n => tr!("layer-ignored", n = n),
         };
-        let summary = tr!("layer-opened", prefix = layer.prefix.as_str(), file = layer_file.0.as_str(), kind = choice.kind.slug(), heads = layer.layer.n_heads(), width = layer.width, from = from, ignored = ignored);
+        let summary = tr!(
+            "layer-opened",
+            prefix = layer.prefix.as_str(),
+            file = layer_file.0.as_str(),
+            kind = choice.kind.slug(),
+            heads = layer.layer.n_heads(),
+            width = layer.width,
+            from = from,
+            ignored = ignored
+        );
         Ok(Shown { out, summary, prefixes: layer.prefixes, prefix: layer.prefix })
     }
 }
@@ -78,7 +87,8 @@ pub struct LayerKept {
 
 impl LayerKept {
     pub fn new() -> Self {
-        let settings = Settings { kind: RwSignal::new(AttentionKind::DiffV1), heads: RwSignal::new(2), depth: RwSignal::new(0), prefix: RwSignal::new(None), tokens: RwSignal::new(32), seed: RwSignal::new(1) };
+        let settings =
+            Settings { kind: RwSignal::new(AttentionKind::DiffV1), heads: RwSignal::new(2), depth: RwSignal::new(0), prefix: RwSignal::new(None), tokens: RwSignal::new(32), seed: RwSignal::new(1) };
         LayerKept { layer_file: RwSignal::new(None), x_file: RwSignal::new(None), settings, head: RwSignal::new(0) }
     }
 }
@@ -96,20 +106,22 @@ pub fn LayerView() -> impl IntoView {
         shown.set(Some(result));
     });
     // A new layer file starts on its first layer.
-    let read_into = move |target: RwSignal<Picked>, is_layer: bool| move |ev: leptos::ev::Event| {
-        let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
-        let Some(file) = files_of(input.and_then(|i| i.files())).into_iter().next() else { return };
-        leptos::task::spawn_local(async move {
-            match bytes_of(&file).await {
-                Ok(bytes) => {
-                    if is_layer {
-                        settings.prefix.set(None);
+    let read_into = move |target: RwSignal<Picked>, is_layer: bool| {
+        move |ev: leptos::ev::Event| {
+            let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
+            let Some(file) = files_of(input.and_then(|i| i.files())).into_iter().next() else { return };
+            leptos::task::spawn_local(async move {
+                match bytes_of(&file).await {
+                    Ok(bytes) => {
+                        if is_layer {
+                            settings.prefix.set(None);
+                        }
+                        target.set(Some(Arc::new((file.name(), bytes))));
                     }
-                    target.set(Some(Arc::new((file.name(), bytes))));
+                    Err(e) => shown.set(Some(Err(e))),
                 }
-                Err(e) => shown.set(Some(Err(e))),
-            }
-        });
+            });
+        }
     };
     let number = move |ev: leptos::ev::Event, max: usize| event_target_value(&ev).parse::<usize>().ok().map(|v| v.clamp(1, max));
     view! {
@@ -162,11 +174,15 @@ fn LayerResult(shown: RwSignal<Option<Result<Arc<Shown>, String>>>, settings: Se
         }
         Some(view! { <div class="tooltip" id="layer-tooltip" style=h.tooltip_style()>{text}</div> })
     };
-    let lambda = move || ok().map(|s| match &s.out.lambda {
-        LambdaTrace::Scalar(l) => tr!("layer-lambda", lambda = format!("{l:.3}")),
-        LambdaTrace::PerToken(m) => tr!("layer-lambda-per-token", from = format!("{:.2}", m.iter().fold(f32::INFINITY, |a, b| a.min(*b))), to = format!("{:.2}", m.iter().fold(f32::NEG_INFINITY, |a, b| a.max(*b)))),
-        LambdaTrace::None => tr!("layer-no-lambda"),
-    });
+    let lambda = move || {
+        ok().map(|s| match &s.out.lambda {
+            LambdaTrace::Scalar(l) => tr!("layer-lambda", lambda = format!("{l:.3}")),
+            LambdaTrace::PerToken(m) => {
+                tr!("layer-lambda-per-token", from = format!("{:.2}", m.iter().fold(f32::INFINITY, |a, b| a.min(*b))), to = format!("{:.2}", m.iter().fold(f32::NEG_INFINITY, |a, b| a.max(*b))))
+            }
+            LambdaTrace::None => tr!("layer-no-lambda"),
+        })
+    };
     let no_keys = Signal::derive(Vec::new);
     view! {
         {message}

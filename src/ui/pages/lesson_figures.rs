@@ -7,17 +7,17 @@ use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::components::readout::readable;
 use super::super::components::slider::Slider;
 use super::lab::{context_chart, lambda_chart, lambda_marker};
-use super::lesson_text::TextFigure;
 use super::lesson_models::{ModelsFigure, PaperFigure};
+use super::lesson_text::TextFigure;
 use crate::engine::arch::ArchConfig;
 use crate::engine::lab::{context_lengths, noise_mass_point, LabRun, MapKind};
 use crate::engine::lesson::{Figure, Step, STEPS};
 use crate::engine::lesson_facts::{branches_sentence, context_sentence, cost_rows, cost_sentence, failure_sentence, lambda_init_table, noise_correlation, ChooseFacts, RowFacts, SubtractFacts};
 use crate::state::lab_state::LabState;
-use crate::state::route::{Page, Route};
 use crate::state::lesson_state::LessonState;
-use crate::viz::colormap::{Contrast, Scale};
+use crate::state::route::{Page, Route};
 use crate::tr;
+use crate::viz::colormap::{Contrast, Scale};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -150,11 +150,8 @@ fn maps_figure(run: Memo<Run>, lambda: Memo<f32>, subtract: bool) -> impl IntoVi
             view! { <div class="tooltip" style=h.tooltip_style()>{text}</div> }
         })
     };
-    let (second_id, second_title, second_kind, second_explain) = if subtract {
-        ("fig-diff", "A1 − λ·A2", MapKind::Diff, tr!("fig-diff-explain"))
-    } else {
-        ("fig-a2", "A2 = softmax(Q2·K2ᵀ/√d)", MapKind::A2, tr!("fig-a2-explain"))
-    };
+    let (second_id, second_title, second_kind, second_explain) =
+        if subtract { ("fig-diff", "A1 − λ·A2", MapKind::Diff, tr!("fig-diff-explain")) } else { ("fig-a2", "A2 = softmax(Q2·K2ᵀ/√d)", MapKind::A2, tr!("fig-a2-explain")) };
     view! {
         <div class="maps lesson-maps">
             <Heatmap id="fig-a1" title="A1 = softmax(Q1·K1ᵀ/√d)" explain=tr!("fig-a1-explain") map=map(MapKind::A1) n signal_keys hover />

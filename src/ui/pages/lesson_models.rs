@@ -7,8 +7,8 @@ use crate::engine::lesson::paper;
 use crate::engine::lesson_facts::{negative_lambda_note, ModelFacts};
 use crate::engine::model::{explain_each, Explained};
 use crate::state::model_state::{AttentionKind, ModelState};
-use crate::viz::colormap::{Contrast, Scale};
 use crate::tr;
+use crate::viz::colormap::{Contrast, Scale};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -44,7 +44,8 @@ fn lesson_runs(bits: &'static [Option<u32>]) -> (RwSignal<Status>, RwSignal<u32>
                 }
             }
             let refs: Vec<_> = models.iter().map(|m| m.as_ref()).collect();
-            let each = bits.iter().map(|b| explain_each(&refs, &ModelState { bits: *b, ..state.clone() }, &[]).map(|cols| cols.into_iter().map(|c| c.explained).collect())).collect::<Result<Vec<_>, _>>();
+            let each =
+                bits.iter().map(|b| explain_each(&refs, &ModelState { bits: *b, ..state.clone() }, &[]).map(|cols| cols.into_iter().map(|c| c.explained).collect())).collect::<Result<Vec<_>, _>>();
             match each {
                 Ok(all) => {
                     runs.try_set(Some(all));
@@ -71,7 +72,12 @@ pub fn ModelsFigure() -> impl IntoView {
     let vmax = Memo::new(move |_| {
         runs.with(|r| {
             r.as_ref().map(|r| {
-                facts_of(r).iter().zip(r).filter_map(|(f, x)| x.output.layers.last()?.maps.get(f.best_head)).flat_map(|m| m.combined().iter().map(|v| v.abs()).collect::<Vec<_>>()).fold(0.0f32, f32::max)
+                facts_of(r)
+                    .iter()
+                    .zip(r)
+                    .filter_map(|(f, x)| x.output.layers.last()?.maps.get(f.best_head))
+                    .flat_map(|m| m.combined().iter().map(|v| v.abs()).collect::<Vec<_>>())
+                    .fold(0.0f32, f32::max)
             })
         })
     });
@@ -127,7 +133,14 @@ pub fn PaperFigure() -> impl IntoView {
     let facts = Memo::new(move |_| all.with(|a| a.as_ref().map(|a| facts_of(&a[0]))));
     // The same prompt with every attention logit stored in 4 bits (absmax), as Figure 8.
     let four = Memo::new(move |_| all.with(|a| a.as_ref().map(|a| facts_of(&a[1]))));
-    let at_four = move |kind: AttentionKind| four.with(|f| f.as_ref().and_then(|f| f.iter().find(|m| m.kind == kind)).map(|m| tr!(if m.right { "right-percent" } else { "wrong-percent" }, percent = crate::engine::lesson_facts::percent(m.probability as f64))).unwrap_or_default());
+    let at_four = move |kind: AttentionKind| {
+        four.with(|f| {
+            f.as_ref()
+                .and_then(|f| f.iter().find(|m| m.kind == kind))
+                .map(|m| tr!(if m.right { "right-percent" } else { "wrong-percent" }, percent = crate::engine::lesson_facts::percent(m.probability as f64)))
+                .unwrap_or_default()
+        })
+    };
     let paper_row = |k: usize| {
         let (a, n) = (paper::mean(&paper::TABLE3_ANSWER[k].1), paper::mean(&paper::TABLE3_NOISE[k].1));
         let (_, top1, median) = paper::TABLE5_LOGITS[k];

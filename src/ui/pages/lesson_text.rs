@@ -75,7 +75,9 @@ pub fn TextFigure() -> impl IntoView {
         let n = Signal::derive(move || run().map_or(1, |x| x.typed.tokens.len()));
         let last = Signal::derive(move || run().map(|x| x.typed.tokens.len() - 1));
         let labels = Signal::derive(move || {
-            run().map(|x| (0..x.typed.chars.len()).map(|i| AxisLabel { text: x.typed.label(i), emphasis: if i + 1 == x.typed.chars.len() { Emphasis::Answer } else { Emphasis::Plain } }).collect()).unwrap_or_default()
+            run()
+                .map(|x| (0..x.typed.chars.len()).map(|i| AxisLabel { text: x.typed.label(i), emphasis: if i + 1 == x.typed.chars.len() { Emphasis::Answer } else { Emphasis::Plain } }).collect())
+                .unwrap_or_default()
         });
         let title = if kind == AttentionKind::Baseline { tr!("map-softmax") } else { "A1 − λ·A2".to_string() };
         let mean = move || run().and_then(|x| x.mean_loss()).map(|l| tr!("text-mean", nats = format!("{l:.2}"), bits = format!("{:.2}", l / std::f32::consts::LN_2)));

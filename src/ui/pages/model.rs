@@ -75,7 +75,14 @@ pub fn ModelPage(backend: RwSignal<Backend>) -> impl IntoView {
 /// The controls of both views; `single` adds the model and head selects (the compare
 /// view shows every model and picks each one's head on its grid).
 #[component]
-pub(super) fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signal<String>, shape: Memo<(usize, usize)>, single: bool, backend: RwSignal<Backend>, #[prop(optional)] own: Option<RwSignal<Option<OwnModel>>>) -> impl IntoView {
+pub(super) fn ModelControls(
+    state: RwSignal<ModelState>,
+    checkpoint_label: Signal<String>,
+    shape: Memo<(usize, usize)>,
+    single: bool,
+    backend: RwSignal<Backend>,
+    #[prop(optional)] own: Option<RwSignal<Option<OwnModel>>>,
+) -> impl IntoView {
     // The reader's own model, while one is on screen: the model select names it and the
     // training slider (the shipped models' checkpoints) is hidden.
     let own_label = move || own.and_then(|o| o.get()).map(|o| o.label);
@@ -86,13 +93,20 @@ pub(super) fn ModelControls(state: RwSignal<ModelState>, checkpoint_label: Signa
         }
         state.update(|s| s.kind = AttentionKind::from_slug(&v).unwrap_or(s.kind));
     };
-    let set = move |f: fn(&mut ModelState, String)| move |ev: leptos::ev::Event| { let v = event_target_value(&ev); state.update(|s| f(s, v)) };
+    let set = move |f: fn(&mut ModelState, String)| {
+        move |ev: leptos::ev::Event| {
+            let v = event_target_value(&ev);
+            state.update(|s| f(s, v))
+        }
+    };
     let numbered = |n: usize| (0..n).map(|i| (i.to_string(), i.to_string())).collect::<Vec<_>>();
     // A range input for one of the state's knobs, with the table's bounds and label.
-    let slider = move |knob: Knob, shown: Signal<String>| view! {
-        <div class="control" data-key=knob.key><label for=knob.id><span>{knob.label()}</span><span class="value">{move || shown.get()}</span></label>
-            <input type="range" id=knob.id min=knob.min max=knob.max step=knob.step prop:value=move || state.with(|s| (knob.get)(s)).to_string() aria-valuetext=move || shown.get()
-                on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse() { state.update(|s| knob.set(s, v)) } }/></div>
+    let slider = move |knob: Knob, shown: Signal<String>| {
+        view! {
+            <div class="control" data-key=knob.key><label for=knob.id><span>{knob.label()}</span><span class="value">{move || shown.get()}</span></label>
+                <input type="range" id=knob.id min=knob.min max=knob.max step=knob.step prop:value=move || state.with(|s| (knob.get)(s)).to_string() aria-valuetext=move || shown.get()
+                    on:input=move |ev| { if let Ok(v) = event_target_value(&ev).parse() { state.update(|s| knob.set(s, v)) } }/></div>
+        }
     };
     view! {
         <div class="controls">

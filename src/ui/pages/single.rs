@@ -7,18 +7,18 @@ use super::super::components::chart::{Chart, ChartSpec, Series, ORANGE};
 use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::components::notice::StateNotes;
 use super::explorer::{cell_text, kind_title, EditablePrompt, Library, PromptEditor, Status, StatusLine};
-use super::model::ModelControls;
-use super::layer_view::LayerView;
-use super::own_model::OwnModelPanel;
 use super::kept::Kept;
+use super::layer_view::LayerView;
+use super::model::ModelControls;
+use super::own_model::OwnModelPanel;
 use crate::engine::columns::plan_columns;
 use crate::engine::model::{render, word, ColumnRun, Explained, LambdaTrace, RowSummary};
-use crate::engine::placement::Placement;
 use crate::engine::model_session::{compare_on_gpu, GpuComparison, ModelKey};
+use crate::engine::placement::Placement;
 use crate::state::model_state::{AttentionKind, ModelState};
+use crate::tr;
 use crate::ui::now_ms;
 use crate::viz::colormap::{Contrast, Scale};
-use crate::tr;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -51,13 +51,19 @@ fn load_models(which: Memo<ModelKey>, library: Library, status: RwSignal<Status>
             }
         });
     });
-
 }
 
 /// Runs the state's prompt through the loaded model whenever either changes (where the
 /// placement says; on WebGPU asynchronously, an answer for an older state dropped), and
 /// keeps layer, head and row inside what the model and prompt have.
-fn explain_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library, status: RwSignal<Status>, loaded: RwSignal<Option<ModelKey>>, backend: RwSignal<Backend>) -> (Signal<Option<Arc<Explained>>>, RwSignal<Option<Placement>>) {
+fn explain_prompts(
+    state: RwSignal<ModelState>,
+    notes: StateNotes<ModelState>,
+    library: Library,
+    status: RwSignal<Status>,
+    loaded: RwSignal<Option<ModelKey>>,
+    backend: RwSignal<Backend>,
+) -> (Signal<Option<Arc<Explained>>>, RwSignal<Option<Placement>>) {
     // Run the prompt through the loaded model whenever either changes. `prompt_key` is
     // read, not only tracked: a memo computes (and subscribes to the state) only when read.
     let explained = StoredValue::new_local(None::<Arc<Explained>>);
@@ -104,10 +110,13 @@ fn explain_prompts(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
             }
         });
     });
-    (Signal::derive(move || {
-        version.track();
-        explained.get_value()
-    }), computed_on)
+    (
+        Signal::derive(move || {
+            version.track();
+            explained.get_value()
+        }),
+        computed_on,
+    )
 }
 
 #[component]
@@ -230,7 +239,12 @@ fn RowPanel(view_state: ExplainedView) -> impl IntoView {
             title: tr!("single-row-title", row = s.position, token = token, layer = l, head = hd),
             x_label: tr!("single-key-position"),
             y_label: tr!("lab-weight"),
-            series: vec![Series { dashed: false, name: if diff { "A1 − λ·A2".into() } else { "A".into() }, color: ORANGE, points: row.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect() }],
+            series: vec![Series {
+                dashed: false,
+                name: if diff { "A1 − λ·A2".into() } else { "A".into() },
+                color: ORANGE,
+                points: row.iter().enumerate().map(|(j, w)| (j as f64, *w as f64)).collect(),
+            }],
             dots: span.map(|j| (j as f64, row[j] as f64)).collect(),
             ..Default::default()
         })
@@ -254,13 +268,7 @@ fn RowPanel(view_state: ExplainedView) -> impl IntoView {
 /// core's (`GpuComparison`: its tolerances); `data-score` is the larger error in units
 /// of its tolerance (≤ 1 passes).
 #[component]
-fn GpuCheck(
-    backend: RwSignal<Backend>,
-    state: RwSignal<ModelState>,
-    loaded: RwSignal<Option<(String, usize)>>,
-    library: Library,
-    current: Signal<Option<Arc<Explained>>>,
-) -> impl IntoView {
+fn GpuCheck(backend: RwSignal<Backend>, state: RwSignal<ModelState>, loaded: RwSignal<Option<(String, usize)>>, library: Library, current: Signal<Option<Arc<Explained>>>) -> impl IntoView {
     let result = RwSignal::new(None::<GpuComparison>);
     let run = move |_| {
         let (Some(ctx), Some(key)) = (backend::gpu(), loaded.get_untracked()) else { return };
@@ -289,7 +297,9 @@ fn PromptView(state: RwSignal<ModelState>, current: Signal<Option<Arc<Explained>
         let layer = state.with(|s| s.layer);
         let lambda = match x.output.layers.get(layer).map(|l| &l.lambda) {
             Some(LambdaTrace::Scalar(l)) => tr!("single-lambda", layer = layer, lambda = format!("{l:.3}")),
-            Some(LambdaTrace::PerToken(m)) => tr!("single-lambda-per-token", layer = layer, values = m.row(x.prompt.answer_positions[0]).iter().map(|v| format!("{v:.2}")).collect::<Vec<_>>().join(", ")),
+            Some(LambdaTrace::PerToken(m)) => {
+                tr!("single-lambda-per-token", layer = layer, values = m.row(x.prompt.answer_positions[0]).iter().map(|v| format!("{v:.2}")).collect::<Vec<_>>().join(", "))
+            }
             _ => tr!("single-no-lambda"),
         };
         let rows = x.predictions.iter().enumerate().map(|(k, p)| {

@@ -27,9 +27,6 @@ pub fn text_config(kind: AttentionKind, vocab_size: usize) -> ModelConfig {
         AttentionKind::DiffV1 => (2, FFN),
         AttentionKind::DiffV2 => (4, v2_ffn()),
     };
-    ModelConfig::from_json(&format!(
-        r#"{{"attention": "{}", "vocab_size": {vocab_size}, "dim": {DIM}, "n_layers": {LAYERS}, "n_heads": {heads}, "ffn_hidden": {ffn}}}"#,
-        kind.slug()
-    ))
-    .expect("valid config")
+    ModelConfig::from_json(&format!(r#"{{"attention": "{}", "vocab_size": {vocab_size}, "dim": {DIM}, "n_layers": {LAYERS}, "n_heads": {heads}, "ffn_hidden": {ffn}}}"#, kind.slug()))
+        .expect("valid config")
 }

@@ -94,7 +94,15 @@ pub fn load(dir: &Path, card: &TextCard, file: &str) -> Result<Model, Box<dyn st
 /// `eval.json` beside them.
 pub fn evaluate_all(models: &Path, held_out: &[u32]) -> Result<TextEvalSummary, Box<dyn std::error::Error>> {
     let starts = window_starts(held_out.len());
-    let mut summary = TextEvalSummary { models: vec![], versus_baseline: vec![], method: format!("{} non-overlapping windows of {} held-out characters, each predicted from its window's start; 95% intervals from a paired bootstrap over windows ({BOOTSTRAP_SAMPLES} resamples)", starts.len(), CONTEXT + 1) };
+    let mut summary = TextEvalSummary {
+        models: vec![],
+        versus_baseline: vec![],
+        method: format!(
+            "{} non-overlapping windows of {} held-out characters, each predicted from its window's start; 95% intervals from a paired bootstrap over windows ({BOOTSTRAP_SAMPLES} resamples)",
+            starts.len(),
+            CONTEXT + 1
+        ),
+    };
     let mut finals: Vec<Vec<f64>> = vec![];
     for kind in difflens::core::config::AttentionKind::ALL {
         let dir = models.join(kind.slug());
@@ -111,7 +119,8 @@ pub fn evaluate_all(models: &Path, held_out: &[u32]) -> Result<TextEvalSummary, 
             eprintln!("[{}] {}: held-out {:.4}", kind.slug(), c.label, mean(&last));
         }
         let held_out_loss = mean(&last);
-        let eval = TextEval { held_out_loss, bits_per_char: held_out_loss / std::f64::consts::LN_2, windows: starts.len(), slice_loss: mean(&last[..SLICE_WINDOWS.min(last.len())]), checkpoint_losses };
+        let eval =
+            TextEval { held_out_loss, bits_per_char: held_out_loss / std::f64::consts::LN_2, windows: starts.len(), slice_loss: mean(&last[..SLICE_WINDOWS.min(last.len())]), checkpoint_losses };
         card.eval = Some(eval.clone());
         card.write(&dir)?;
         summary.models.push((kind.slug().into(), eval));

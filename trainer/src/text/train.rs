@@ -46,10 +46,7 @@ fn learning_rate(opts: &TextTrainOptions, step: usize) -> f64 {
 
 /// Checkpoints at the start, 5%, 20%, half-way and the end.
 pub fn checkpoint_plan(steps: usize) -> Vec<(usize, String)> {
-    [(0, "untrained"), (steps / 20, "5% of training"), (steps / 5, "20% of training"), (steps / 2, "half-way"), (steps, "fully trained")]
-        .into_iter()
-        .map(|(s, l)| (s, l.to_string()))
-        .collect()
+    [(0, "untrained"), (steps / 20, "5% of training"), (steps / 5, "20% of training"), (steps / 2, "half-way"), (steps, "fully trained")].into_iter().map(|(s, l)| (s, l.to_string())).collect()
 }
 
 /// `count` windows of CONTEXT + 1 tokens from `tokens` at random offsets, as (inputs,

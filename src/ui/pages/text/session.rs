@@ -146,7 +146,11 @@ impl TextSession {
                 return;
             }
             let s = state.get_untracked();
-            let wanted: Vec<RunKey> = models.models.iter().map(|m| RunKey { tokens: typed.tokens.clone(), checkpoint: models.checkpoint, lambda: lambda_for(m.config.attention, m.config.n_layers, &s), on_gpu: place.on_gpu() }).collect();
+            let wanted: Vec<RunKey> = models
+                .models
+                .iter()
+                .map(|m| RunKey { tokens: typed.tokens.clone(), checkpoint: models.checkpoint, lambda: lambda_for(m.config.attention, m.config.n_layers, &s), on_gpu: place.on_gpu() })
+                .collect();
             let stale: Vec<usize> = (0..3).filter(|&i| self.keys.with_value(|k| k[i].as_ref() != Some(&wanted[i]))).collect();
             if stale.is_empty() {
                 return;
