@@ -18,5 +18,6 @@ pub mod model_session;
 pub mod output_codec;
 pub mod placement;
 pub mod prompt_edit;
+pub mod shared;
 pub mod sweep_batch;
 pub mod text;

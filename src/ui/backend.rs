@@ -1,7 +1,7 @@
 //! Which compute path the page uses, found once at start-up, and the GPU it holds.
 
 use crate::engine::placement::{Adapter, ComputeOn, Placement};
-use crate::gpu::context::{looks_software, GpuContext};
+use crate::engine::shared::{looks_software, GpuContext};
 use crate::state::model_state::ModelState;
 use leptos::prelude::*;
 use std::cell::RefCell;

@@ -6,10 +6,10 @@
 use super::super::components::chart::{Chart, ChartSpec, Series, BLUE, GREY, ORANGE};
 use super::compare::Columns;
 use super::explorer::{kind_title, signed, Library};
-use crate::core::attention::LambdaOverride;
 use crate::engine::batch::{self, chunks, AccuracyChunk, ChunkResult};
 use crate::engine::evidence::{fresh_prompts, run_spec, AccuracyRun, Net, DEPTHS};
 use crate::engine::model::{forward_options, ForwardOptions, LambdaTrace, Model};
+use crate::engine::shared::LambdaOverride;
 use crate::engine::sweep_batch::{sweep_chunks, SweepAnswer, SweepChunk, SweepTotals};
 use crate::state::model_state::{AttentionKind, ModelState};
 use crate::tr;

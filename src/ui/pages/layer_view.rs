@@ -5,8 +5,8 @@
 use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::components::readout::readable;
 use super::own_model::{bytes_of, files_of};
-use crate::core::attention::{LambdaTrace, LayerOutput};
 use crate::engine::layer_file::{load_layer, random_x, read_x, run_layer, LayerChoice, MAX_TOKENS};
+use crate::engine::shared::{LambdaTrace, LayerOutput};
 use crate::state::model_state::AttentionKind;
 use crate::tr;
 use crate::viz::colormap::{Contrast, Scale};

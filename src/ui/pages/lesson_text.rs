@@ -5,8 +5,8 @@
 
 use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::explorer::{fetch_bytes, kind_title, Status, StatusLine};
-use crate::core::config::AttentionKind;
 use crate::engine::model_session::ModelLibrary;
+use crate::engine::shared::AttentionKind;
 use crate::engine::text::run::{TextRun, NEAR};
 use crate::engine::text::session::load;
 use crate::engine::text::FOLDER;

@@ -8,7 +8,7 @@ use super::super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::explorer::kind_title;
 use super::grid::TextHeadGrid;
 use super::session::TextSession;
-use crate::core::config::AttentionKind;
+use crate::engine::shared::AttentionKind;
 use crate::engine::text::run::{TextRun, NEAR};
 use crate::engine::text::typed::show_char;
 use crate::state::text_state::TextState;
@@ -32,7 +32,7 @@ fn strip_style(loss: Option<f32>) -> String {
 }
 
 /// The map as the Heatmap draws it (one cell per character: at most 128, no pooling).
-pub(super) fn pooled(m: &crate::core::linalg::Mat, diverging: bool) -> PooledMap {
+pub(super) fn pooled(m: &crate::engine::shared::Mat, diverging: bool) -> PooledMap {
     let vmax = m.iter().fold(0.0f32, |a, v| a.max(v.abs())).max(1e-6);
     PooledMap { r: m.nrows(), values: Arc::new(m.iter().copied().collect()), scale: Scale { diverging, vmax, contrast: Contrast::Sqrt } }
 }
@@ -92,7 +92,7 @@ pub fn TextColumn(index: usize, state: RwSignal<TextState>, session: TextSession
     let run: Signal<Option<Arc<TextRun>>> = session.runs[index].into();
     let where_ = Memo::new(move |_| state.with(|s| (s.layer, s.head)));
     // Memos: each map is pooled once per run, however many parts of its figure read it.
-    let maps = move |pick: fn(&crate::core::attention::HeadMaps) -> Option<PooledMap>| -> Signal<Option<PooledMap>> {
+    let maps = move |pick: fn(&crate::engine::shared::HeadMaps) -> Option<PooledMap>| -> Signal<Option<PooledMap>> {
         Memo::new(move |_| {
             let (layer, head) = where_.get();
             run.with(|r| r.as_ref().and_then(|r| r.maps(layer, head).and_then(pick)))

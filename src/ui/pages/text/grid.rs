@@ -7,7 +7,7 @@
 use super::super::super::components::heatmap::PooledMap;
 use super::super::super::components::thumbnail::Thumbnail;
 use super::column::pooled;
-use crate::core::config::AttentionKind;
+use crate::engine::shared::AttentionKind;
 use crate::engine::text::run::{TextRun, NEAR};
 use crate::state::text_state::TextState;
 use crate::tr;

@@ -3,7 +3,7 @@
 //! 95% interval, said plainly, whichever way it went.
 
 use super::super::explorer::{fetch_bytes, kind_title};
-use crate::core::config::AttentionKind;
+use crate::engine::shared::AttentionKind;
 use crate::engine::text::session::EvalSummary;
 use crate::engine::text::FOLDER;
 use crate::tr;

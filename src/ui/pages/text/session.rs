@@ -6,11 +6,11 @@
 //! keeps each model's keys and values and computes one new row per character).
 
 use super::super::explorer::{fetch_bytes, Status};
-use crate::core::attention::LambdaOverride;
-use crate::core::char_vocab::CharVocab;
-use crate::core::config::AttentionKind;
 use crate::engine::model_session::ModelLibrary;
 use crate::engine::placement::Placement;
+use crate::engine::shared::AttentionKind;
+use crate::engine::shared::CharVocab;
+use crate::engine::shared::LambdaOverride;
 use crate::engine::text::run::{v1_override, TextRun};
 use crate::engine::text::session::{load, TextModels};
 use crate::engine::text::typed::TypedText;
