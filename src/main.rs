@@ -2,7 +2,7 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    difflens::ui::start();
+    difflens::ui::run();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -10,6 +10,7 @@ mod pages;
 mod panic_banner;
 mod route;
 mod theme;
+pub mod worker;
 mod worker_pool;
 
 /// Milliseconds from the page's high-resolution clock (0 where there is none).
@@ -74,6 +75,16 @@ pub(crate) fn after_paint<T: Clone + Send + Sync + 'static>(source: leptos::prel
 /// that happen outside the reactive system.
 pub fn show_error_banner(message: &str) {
     panic_banner::show(message);
+}
+
+/// The wasm's one entry: the page in a window, a compute worker in a Web Worker (the
+/// workers run this same wasm, so a visit downloads it once).
+pub fn run() {
+    if web_sys::window().is_some() {
+        start();
+    } else {
+        worker::start();
+    }
 }
 
 /// Installs the panic banner, removes the page's "Loading…" line and mounts the app on

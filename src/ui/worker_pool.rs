@@ -1,4 +1,4 @@
-//! A pool of Web Workers, each its own wasm instance (`difflens-worker`), for CPU work the
+//! A pool of Web Workers, each its own instance of the page's wasm (`ui::worker`), for CPU work the
 //! main thread must not hold: `min(hardwareConcurrency − 1, 8)` of them (at least one),
 //! started on first use and kept, with the models they loaded, for the page's life. Jobs
 //! are short texts (`engine::batch`); each worker takes the next job from a shared queue
@@ -13,9 +13,24 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// The worker's loader, beside the page (`www/worker-loader.js`; Trunk names the worker's
-/// own files by the binary's name).
+/// The worker's loader, beside the page (`www/worker-loader.js`).
 const SCRIPT: &str = "./worker-loader.js";
+
+/// The loader's link: the page's own JS glue and wasm as Trunk linked them in the page
+/// (`<link rel=modulepreload>` and the wasm's `<link rel=preload>`), so each worker runs
+/// the wasm the page runs, from the browser's cache: one download. The browser tests set
+/// `window.DIFFLENS_BREAK_WORKER_DOWNLOAD` to name a wasm that is not there.
+fn loader_url() -> Result<String, String> {
+    let window = web_sys::window().ok_or_else(|| crate::tr!("worker-failed-to-start"))?;
+    let document = window.document().ok_or_else(|| crate::tr!("worker-failed-to-start"))?;
+    let href = |selector: &str| document.query_selector(selector).ok().flatten().and_then(|e| e.get_attribute("href"));
+    let (Some(js), Some(wasm)) = (href("link[rel=modulepreload]"), href("link[rel=preload][type='application/wasm']")) else {
+        return Err(crate::tr!("worker-could-not-start", error = "the page links no wasm"));
+    };
+    let broken = js_sys::Reflect::get(&window, &"DIFFLENS_BREAK_WORKER_DOWNLOAD".into()).ok().is_some_and(|v| v.is_truthy());
+    let wasm = if broken { format!("{wasm}.missing") } else { wasm };
+    Ok(format!("{SCRIPT}?js={}&wasm={}", js_sys::encode_uri_component(&js), js_sys::encode_uri_component(&wasm)))
+}
 /// A worker that has not said "ready" by then counts as failed (its jobs run elsewhere).
 const READY_WITHIN_MS: i32 = 30_000;
 
@@ -82,7 +97,9 @@ fn fail(slot_pending: &RefCell<Option<oneshot::Sender<Reply>>>, ready: &RefCell<
 
 impl Slot {
     fn start() -> Result<Slot, String> {
-        let worker = web_sys::Worker::new(SCRIPT).map_err(|e| crate::tr!("worker-could-not-start", error = format!("{e:?}")))?;
+        let options = web_sys::WorkerOptions::new();
+        options.set_type(web_sys::WorkerType::Module);
+        let worker = web_sys::Worker::new_with_options(&loader_url()?, &options).map_err(|e| crate::tr!("worker-could-not-start", error = format!("{e:?}")))?;
         let ready = Rc::new(RefCell::new(ReadyState::Waiting(vec![])));
         let pending: Rc<RefCell<Option<oneshot::Sender<Reply>>>> = Rc::new(RefCell::new(None));
         let dead = Rc::new(RefCell::new(None));

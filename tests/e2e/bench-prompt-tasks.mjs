@@ -6,7 +6,7 @@
 // three background workers, one per model (measured once the workers take the prompts;
 // the page sends them to workers only where the pool has one per model).
 // `node tests/e2e/bench-prompt-tasks.mjs [cpu|gpu] [runs] [page,3]`
-import { start } from './harness.mjs';
+import { start, breakWorkerDownload } from './harness.mjs';
 
 const [mode = 'cpu', runsArg = '7', whereArg = 'page,3'] = process.argv.slice(2);
 const RUNS = Number(runsArg);
@@ -16,7 +16,7 @@ const b = await start(mode);
 /** The explorer at `ctx`, its passes where `where` says, ready to be timed. */
 async function open(ctx, where) {
   const page = await b.context.newPage();
-  if (where === 'page') await page.route('**/difflens-worker_bg.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' }));
+  if (where === 'page') await breakWorkerDownload(page);
   else await page.addInitScript((n) => { window.DIFFLENS_WORKERS = n; }, Number(where));
   await page.goto(`${b.url}#/model?view=compare&ctx=${ctx}&seed=5`);
   await page.waitForFunction(() => document.querySelectorAll('.predictions li').length === 3, null, { timeout: 60_000 });

@@ -4,7 +4,7 @@
 // unloadable, so the page takes over as before the pool) and with 1, 2 and 4 workers;
 // median of `RUNS` runs each, and the longest main-thread task.
 // `node tests/e2e/bench-workers.mjs [cpu|gpu] [runs] [all|batch|sweep|noise]`
-import { start } from './harness.mjs';
+import { start, breakWorkerDownload } from './harness.mjs';
 
 const [mode = 'cpu', runsArg = '3', what = 'all'] = process.argv.slice(2);
 const RUNS = Number(runsArg);
@@ -16,7 +16,7 @@ try {
   for (const [, button, panel, label] of runs) for (const workers of ['page thread', 1, 2, 4]) {
     const page = await b.context.newPage();
     await page.addInitScript((n) => { window.DIFFLENS_WORKERS = typeof n === 'number' ? n : 2; }, workers);
-    if (workers === 'page thread') await page.route('**/difflens-worker_bg.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' }));
+    if (workers === 'page thread') await breakWorkerDownload(page);
     await page.goto(b.url + '#/model?view=compare&ctx=256&seed=3');
     await page.waitForFunction(() => document.querySelectorAll('.predictions li').length === 3, null, { timeout: 60_000 });
     const times = [], longest = [];
@@ -50,7 +50,7 @@ try {
         window.__long = [];
         new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
       }, workers);
-      if (workers === 'page thread') await page.route('**/difflens-worker_bg.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' }));
+      if (workers === 'page thread') await breakWorkerDownload(page);
       await page.goto(b.url + '#/lab?n=2048');
       await page.waitForFunction(() => document.querySelector('#compute-note')?.textContent && document.querySelector('#map-a1 .axis-note')?.textContent.includes('2047'), null, { timeout: 60_000 });
       const t0 = await page.evaluate(() => performance.now());

@@ -79,6 +79,11 @@ export async function modelReady(page, timeout = 30_000) {
 /** The lab has a problem on screen and none coming (`data-status`, in no language). */
 export const labReady = (page, timeout = 60_000) => page.waitForFunction(() => document.querySelector('section.lab')?.dataset.status === 'ready' && document.querySelector('#compute-note')?.textContent, null, { timeout });
 
+/** Makes the workers' download of the page's wasm fail (a file that is not there), as a
+ * broken network would; the page must then compute on its own thread and say so. Call
+ * it before the page is opened. */
+export const breakWorkerDownload = (page) => page.addInitScript(() => { window.DIFFLENS_BREAK_WORKER_DOWNLOAD = true; });
+
 export function artifact(name) {
   return path.join(ARTIFACTS, name);
 }

@@ -14,7 +14,7 @@
 // page and the next prompt to a fresh one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, artifact, pixels, KINDS } from './harness.mjs';
+import { start, artifact, pixels, KINDS, breakWorkerDownload } from './harness.mjs';
 
 const LINK = '#/model?view=compare&ctx=256&seed=3';
 const ready = (page) => page.waitForFunction(() => document.querySelectorAll('.predictions li').length === 3, null, { timeout: 30_000 });
@@ -31,7 +31,7 @@ async function open(b, workers, breakWorker = false) {
   const page = await b.context.newPage();
   page.on('pageerror', (e) => b.errors.push(`pageerror: ${e.message}`));
   await page.addInitScript((n) => { window.DIFFLENS_WORKERS = n; }, workers);
-  if (breakWorker) await page.route('**/difflens-worker_bg.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' }));
+  if (breakWorker) await breakWorkerDownload(page);
   await page.goto(b.url + LINK);
   await ready(page);
   return page;
@@ -42,7 +42,7 @@ async function noiseChart(b, workers, breakWorker = false) {
   const page = await b.context.newPage();
   page.on('pageerror', (e) => b.errors.push(`pageerror: ${e.message}`));
   await page.addInitScript((n) => { window.DIFFLENS_WORKERS = n; }, workers);
-  if (breakWorker) await page.route('**/difflens-worker_bg.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' }));
+  if (breakWorker) await breakWorkerDownload(page);
   await page.goto(b.url + '#/lab?n=1024&lambda=0.6');
   await page.waitForFunction(() => document.querySelector('#chart-noise')?.dataset.points === '25' && document.querySelector('#chart-context')?.dataset.points === '8', null, { timeout: 120_000 });
   const [file] = await Promise.all([page.waitForEvent('download'), page.click('.chart-wrap:has(#chart-noise) .export-csv')]);
@@ -146,7 +146,7 @@ async function lab(b, hash, workers, fault) {
   const page = await b.context.newPage();
   page.on('pageerror', (e) => b.errors.push(`pageerror: ${e.message}`));
   await page.addInitScript(({ n, fault }) => { window.DIFFLENS_WORKERS = n || 2; if (fault) window.DIFFLENS_WORKER_FAULT = fault; }, { n: workers, fault });
-  if (workers === 0) await page.route('**/difflens-worker_bg.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' }));
+  if (workers === 0) await breakWorkerDownload(page);
   await page.goto(b.url + hash);
   await page.waitForFunction(() => document.querySelector('#compute-note')?.textContent.startsWith('Computed on') && document.querySelector('#map-a1 .axis-note')?.textContent.includes('1023'), null, { timeout: 60_000 });
   return page;
@@ -276,7 +276,7 @@ for (const mode of ['gpu', 'cpu']) {
       // The same prompt (its link) with no workers: the page's own passes show the same.
       const link = new URL(page.url()).hash;
       const here = await b.context.newPage();
-      await here.route('**/difflens-worker_bg.wasm', (r) => r.fulfill({ status: 200, contentType: 'application/wasm', body: 'not wasm' }));
+      await breakWorkerDownload(here);
       await here.goto(b.url + link);
       assert.deepEqual(await settled(here), shown, "the workers' passes equal the page's own, bit for bit");
       // A λ step after a worker's pass: DIFF V1 alone reruns, here on the page, from the
