@@ -4,9 +4,9 @@
 
 pub use crate::core::attention::{HeadMaps, LambdaOverride, LambdaTrace, LayerOutput};
 pub use crate::core::char_vocab::CharVocab;
-pub use crate::core::lab::{LabInputs, LabParams};
-pub use crate::core::model::Model;
 pub use crate::core::config::AttentionKind;
+pub use crate::core::lab::{LabInputs, LabParams};
 pub use crate::core::linalg::Mat;
+pub use crate::core::model::Model;
 pub use crate::gpu::context::{looks_software, GpuContext};
 pub use crate::gpu::model::GpuModel;

@@ -9,12 +9,12 @@
 //! needs nothing but its text. Answers with bulk numbers send them as transferred
 //! buffers beside the text.
 
-use crate::engine::shared::{LabInputs, LabParams};
-use crate::engine::shared::Model;
 use crate::engine::batch::{job_kind, AccuracyChunk, ChunkResult, MassAnswer, MassJob, NoiseAnswer, NoiseJob};
 use crate::engine::forward_job::{ForwardAnswer, ForwardJob};
 use crate::engine::lab_blocks::{BlockAnswer, BlockJob};
 use crate::engine::model_session::ModelLibrary;
+use crate::engine::shared::Model;
+use crate::engine::shared::{LabInputs, LabParams};
 use crate::engine::sweep_batch::{SweepAnswer, SweepChunk};
 use std::cell::RefCell;
 use std::rc::Rc;
