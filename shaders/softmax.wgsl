@@ -8,29 +8,9 @@
 // WGSL implementations may assume neither occurs. The running max starts at a finite
 // sentinel for the same reason.
 
-struct Params {
-    n_q: u32,
-    n_k: u32,
-    d: u32,
-    causal: u32,
-    scale: f32,
-    /// Where one head's columns start in Q and K, and their row strides, so heads are
-    /// read in place from the projections.
-    q_col: u32,
-    q_stride: u32,
-    k_col: u32,
-    k_stride: u32,
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
-}
-
-const LOWEST: f32 = -3.0e38;
-
-@group(0) @binding(0) var<uniform> p: Params;
+// Params, LOWEST, the uniform and `out` come from softmax_params.wgsl, put before this file.
 @group(0) @binding(1) var<storage, read> q: array<f32>;        // [n_q, q_stride]
 @group(0) @binding(2) var<storage, read> k: array<f32>;        // [n_k, k_stride]
-@group(0) @binding(3) var<storage, read_write> out: array<f32>; // [n_q, n_k]
 
 var<workgroup> q_row: array<f32, MAX_D>;
 var<workgroup> red: array<f32, ROW_WG>;

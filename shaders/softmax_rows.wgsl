@@ -13,27 +13,9 @@
 // the host falls back to softmax.wgsl otherwise. No −∞ or NaN is produced: masked keys
 // are written as 0 and the running max starts at a finite sentinel.
 
-struct Params {
-    n_q: u32,
-    n_k: u32,
-    d: u32,
-    causal: u32,
-    scale: f32,
-    q_col: u32,
-    q_stride: u32,
-    k_col: u32,
-    k_stride: u32,
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
-}
-
-const LOWEST: f32 = -3.0e38;
-
-@group(0) @binding(0) var<uniform> p: Params;
+// Params, LOWEST, the uniform and `out` come from softmax_params.wgsl, put before this file.
 @group(0) @binding(1) var<storage, read> q: array<vec4<f32>>;  // [n_q, q_stride / 4]
 @group(0) @binding(2) var<storage, read> k: array<vec4<f32>>;  // [n_k, k_stride / 4]
-@group(0) @binding(3) var<storage, read_write> out: array<f32>; // [n_q, n_k]
 
 fn hsum(a: vec4<f32>) -> f32 {
     return (a.x + a.y) + (a.z + a.w);

@@ -6,11 +6,13 @@
 use super::params::Uniform;
 use wgpu::util::DeviceExt;
 
-pub const SOFTMAX_WGSL: &str = include_str!("../../shaders/softmax.wgsl");
-pub const SOFTMAX_ROWS_WGSL: &str = include_str!("../../shaders/softmax_rows.wgsl");
+/// The softmax kernels, each after the parameters and bindings the three share.
+pub const SOFTMAX_WGSL: &str = concat!(include_str!("../../shaders/softmax_params.wgsl"), include_str!("../../shaders/softmax.wgsl"));
+pub const SOFTMAX_ROWS_WGSL: &str = concat!(include_str!("../../shaders/softmax_params.wgsl"), include_str!("../../shaders/softmax_rows.wgsl"));
 /// The vec4 workgroup-per-row softmax with tree reductions, and with subgroup ones.
-pub const SOFTMAX_VEC4_WGSL: &str = concat!(include_str!("../../shaders/reduce_tree.wgsl"), include_str!("../../shaders/softmax_vec4.wgsl"));
-pub const SOFTMAX_VEC4_SUBGROUPS_WGSL: &str = concat!(include_str!("../../shaders/reduce_subgroups.wgsl"), include_str!("../../shaders/softmax_vec4.wgsl"));
+pub const SOFTMAX_VEC4_WGSL: &str = concat!(include_str!("../../shaders/reduce_tree.wgsl"), include_str!("../../shaders/softmax_params.wgsl"), include_str!("../../shaders/softmax_vec4.wgsl"));
+pub const SOFTMAX_VEC4_SUBGROUPS_WGSL: &str =
+    concat!(include_str!("../../shaders/reduce_subgroups.wgsl"), include_str!("../../shaders/softmax_params.wgsl"), include_str!("../../shaders/softmax_vec4.wgsl"));
 pub const COMBINE_WGSL: &str = include_str!("../../shaders/combine.wgsl");
 /// The lab's λ update: its parameters and buffers, then the software adapters' kernel,
 /// or the hardware GPUs' kernel with tree reductions or with subgroup ones.
