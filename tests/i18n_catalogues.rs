@@ -2,6 +2,9 @@
 //! arguments, every key the code asks for exists, and the Chinese one is Chinese (not
 //! English copied over).
 
+mod source_files;
+use source_files::rust_files;
+
 use difflens::i18n::{keys, Lang};
 use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternElement};
 use std::collections::{BTreeMap, BTreeSet};
@@ -141,17 +144,6 @@ fn keys_in(code: &str) -> Vec<String> {
         keys.extend(literal(&code[at..]).into_iter().take(1));
     }
     keys
-}
-
-fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
 }
 
 #[test]

@@ -2,6 +2,9 @@
 //! the layers below it (`crate::<layer>` outside comments). The pages reach `core` and
 //! `gpu` types through `engine::shared`, never directly.
 
+mod source_files;
+use source_files::rust_files;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -15,17 +18,6 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("engine", &["core", "gpu", "state", "viz", "i18n", "tr"]),
     ("ui", &["engine", "state", "viz", "i18n", "tr"]),
 ];
-
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// The layers a file names: `crate::x` on lines that are not comments.
 fn named(text: &str) -> BTreeSet<String> {
