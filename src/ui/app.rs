@@ -100,8 +100,8 @@ fn shell(
         <main>
             {move || match page.get() {
                 Page::Learn => view! { <LessonPage /> }.into_any(),
-                Page::Lab => view! { <LabPage backend /> }.into_any(),
-                Page::Model => view! { <ModelPage backend /> }.into_any(),
+                Page::Lab => view! { <LabPage /> }.into_any(),
+                Page::Model => view! { <ModelPage /> }.into_any(),
                 Page::Arch => view! { <ArchPage /> }.into_any(),
                 Page::Text => view! { <TextPage /> }.into_any(),
                 Page::Bench => view! { <BenchPage /> }.into_any(),

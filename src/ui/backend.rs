@@ -53,6 +53,11 @@ thread_local! {
     static GPU: RefCell<Option<Rc<GpuContext>>> = const { RefCell::new(None) };
 }
 
+/// The page's backend, which the shell (`App`) provides to every page and component.
+pub fn from_context() -> RwSignal<Backend> {
+    use_context::<RwSignal<Backend>>().expect("the App provides the backend before any page renders")
+}
+
 /// The GPU, while the WebGPU path is active.
 pub fn gpu() -> Option<Rc<GpuContext>> {
     GPU.with(|g| g.borrow().clone())

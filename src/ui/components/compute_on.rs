@@ -8,7 +8,8 @@ use crate::ui::backend::Backend;
 use leptos::prelude::*;
 
 #[component]
-pub fn ComputeOnSelect(value: Signal<ComputeOn>, on_change: Callback<ComputeOn>, backend: RwSignal<Backend>) -> impl IntoView {
+pub fn ComputeOnSelect(value: Signal<ComputeOn>, on_change: Callback<ComputeOn>) -> impl IntoView {
+    let backend = crate::ui::backend::from_context();
     let no_gpu = move || !backend.with(|b| matches!(b, Backend::WebGpu { .. }));
     let label = |c: ComputeOn| {
         tr!(match c {

@@ -213,7 +213,8 @@ fn shown_heads(state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>) 
 }
 
 #[component]
-pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library, backend: RwSignal<Backend>) -> impl IntoView {
+pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library) -> impl IntoView {
+    let backend = super::super::backend::from_context();
     let status = RwSignal::new(Status::Loading(tr!("loading-models")));
     let ckpt = Memo::new(move |_| state.with(|s| s.checkpoint));
     let attempt = RwSignal::new(0u32);
@@ -240,7 +241,7 @@ pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
         }
     });
     view! {
-        <ModelControls state checkpoint_label shape single=false backend />
+        <ModelControls state checkpoint_label shape single=false />
         <StatusLine status attempt />
         <EditablePrompt state id="prompt" prompt=prompt />
         <PromptEditor state shown=Signal::derive(move || prompt.with(|p| p.as_ref().map(|p| render(&p.tokens)))) />

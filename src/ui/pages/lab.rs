@@ -1,7 +1,6 @@
 //! The noise-floor lab: A1, A2 and A1 − λ·A2 side by side, the knobs that change them,
 //! the numbers that summarise them, and the charts that explain them.
 
-use super::super::backend::Backend;
 use super::super::components::chart::{Chart, ChartSpec, Marker, Overlay, Series, BLUE, GREY, ORANGE, RED};
 use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
 use super::super::components::notice::{NoticeBar, StateNotes};
@@ -203,7 +202,8 @@ async fn step_sliced(mut job: SlowCharts, alive: impl Fn() -> bool, on_step: imp
 }
 
 #[component]
-pub fn LabPage(backend: RwSignal<Backend>) -> impl IntoView {
+pub fn LabPage() -> impl IntoView {
+    let backend = super::super::backend::from_context();
     let (state, notes, lambda_committed) = linked_state(Router::get());
     let problem = Memo::new(move |_| state.with(|s| s.lab_params()));
     let lambda = Memo::new(move |_| state.with(|s| s.lambda));

@@ -2,7 +2,6 @@
 //! multi-needle prompt, side by side (`compare`) or one at a time (`single`), and the
 //! controls both views share.
 
-use super::super::backend::Backend;
 use super::super::components::compute_on::ComputeOnSelect;
 use super::super::components::notice::{NoticeBar, StateNotes};
 use super::super::route::{Page, Router};
@@ -49,7 +48,7 @@ fn linked_state(router: Router) -> (RwSignal<ModelState>, StateNotes<ModelState>
 }
 
 #[component]
-pub fn ModelPage(backend: RwSignal<Backend>) -> impl IntoView {
+pub fn ModelPage() -> impl IntoView {
     let (state, notes) = linked_state(Router::get());
     let library = Kept::get().library;
     let view_kind = Memo::new(move |_| state.with(|s| s.view));
@@ -65,8 +64,8 @@ pub fn ModelPage(backend: RwSignal<Backend>) -> impl IntoView {
                 <button id="view-single" aria-pressed=move || (view_kind.get() == View::Single).to_string() on:click=switch(View::Single)>{tr!("view-single")}</button>
             </div>
             {move || match view_kind.get() {
-                View::Compare => view! { <CompareView state notes library backend /> }.into_any(),
-                View::Single => view! { <SingleView backend state notes library /> }.into_any(),
+                View::Compare => view! { <CompareView state notes library /> }.into_any(),
+                View::Single => view! { <SingleView state notes library /> }.into_any(),
             }}
         </section>
     }
@@ -80,7 +79,6 @@ pub(super) fn ModelControls(
     checkpoint_label: Signal<String>,
     shape: Memo<(usize, usize)>,
     single: bool,
-    backend: RwSignal<Backend>,
     #[prop(optional)] own: Option<RwSignal<Option<OwnModel>>>,
 ) -> impl IntoView {
     // The reader's own model, while one is on screen: the model select names it and the
@@ -135,7 +133,7 @@ pub(super) fn ModelControls(
                 <select id="bits" on:change=set(|s, v| s.bits = v.parse().ok().filter(|b| BITS.contains(b)))>
                     {options(std::iter::once(("32".to_string(), tr!("bits-f32"))).chain(BITS.iter().map(|b| (b.to_string(), tr!("bits-absmax", bits = *b)))).collect(), move || state.with(|s| s.bits.unwrap_or(32).to_string()))}
                 </select></div>
-            <ComputeOnSelect value=Signal::derive(move || state.with(|s| s.on)) on_change=Callback::new(move |on| state.update(|s| s.on = on)) backend />
+            <ComputeOnSelect value=Signal::derive(move || state.with(|s| s.on)) on_change=Callback::new(move |on| state.update(|s| s.on = on)) />
         </div>
         <div class="buttons" data-key="seed">
             <span>{move || if state.with(|s| s.text.is_some()) { tr!("model-own-prompt-note") } else { String::new() }}</span>

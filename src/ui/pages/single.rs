@@ -120,7 +120,8 @@ fn explain_prompts(
 }
 
 #[component]
-pub fn SingleView(backend: RwSignal<Backend>, state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library) -> impl IntoView {
+pub fn SingleView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library) -> impl IntoView {
+    let backend = super::super::backend::from_context();
     let status = RwSignal::new(Status::Loading(tr!("loading-model")));
     let loaded = RwSignal::new(None::<ModelKey>);
     let own = Kept::get().own;
@@ -138,7 +139,7 @@ pub fn SingleView(backend: RwSignal<Backend>, state: RwSignal<ModelState>, notes
     let view_state = ExplainedView { state, current };
     let hover = RwSignal::new(None::<Hover>);
     view! {
-        <ModelControls state checkpoint_label shape=view_state.shape() single=true backend own />
+        <ModelControls state checkpoint_label shape=view_state.shape() single=true own />
         <OwnModelPanel library own />
         <LayerView />
         <StatusLine status attempt />
@@ -150,7 +151,7 @@ pub fn SingleView(backend: RwSignal<Backend>, state: RwSignal<ModelState>, notes
         <details class="dev" id="model-dev">
             <summary>{tr!("lab-dev-summary")}</summary>
             <p class="explain">{tr!("single-dev-explain", logits = format!("{:.0e}", GpuComparison::LOGITS_TOLERANCE), maps = format!("{:.0e}", GpuComparison::MAP_TOLERANCE))}</p>
-            <GpuCheck backend state loaded library current />
+            <GpuCheck state loaded library current />
         </details>
     }
 }
@@ -268,7 +269,8 @@ fn RowPanel(view_state: ExplainedView) -> impl IntoView {
 /// core's (`GpuComparison`: its tolerances); `data-score` is the larger error in units
 /// of its tolerance (≤ 1 passes).
 #[component]
-fn GpuCheck(backend: RwSignal<Backend>, state: RwSignal<ModelState>, loaded: RwSignal<Option<(String, usize)>>, library: Library, current: Signal<Option<Arc<Explained>>>) -> impl IntoView {
+fn GpuCheck(state: RwSignal<ModelState>, loaded: RwSignal<Option<(String, usize)>>, library: Library, current: Signal<Option<Arc<Explained>>>) -> impl IntoView {
+    let backend = super::super::backend::from_context();
     let result = RwSignal::new(None::<GpuComparison>);
     let run = move |_| {
         let (Some(ctx), Some(key)) = (backend::gpu(), loaded.get_untracked()) else { return };

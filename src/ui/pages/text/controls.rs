@@ -2,7 +2,6 @@
 //! λ in that layer and DIFF V2's λ scaled or pinned (each with a way back to the learnt
 //! one), where the passes run, and "Write on" with its sampling.
 
-use super::super::super::backend::Backend;
 use super::super::super::components::compute_on::ComputeOnSelect;
 use super::super::super::components::slider::Slider;
 use super::session::TextSession;
@@ -22,7 +21,7 @@ fn knob_slider(knob: TextKnob, max: f64, state: RwSignal<TextState>, shown: fn(&
 }
 
 #[component]
-pub fn TextControls(state: RwSignal<TextState>, session: TextSession, backend: RwSignal<Backend>) -> impl IntoView {
+pub fn TextControls(state: RwSignal<TextState>, session: TextSession) -> impl IntoView {
     let learnt = move || state.with(|s| s.v1_lambda.is_none());
     let v2_learnt = move || state.with(|s| s.v2_lambda == V2Lambda::Learnt);
     let toggle = move |_| {
@@ -42,7 +41,7 @@ pub fn TextControls(state: RwSignal<TextState>, session: TextSession, backend: R
             {knob_slider(V2_SCALE, V2_SCALE.max, state, |s| match s.v2_lambda { V2Lambda::Scale(f) => format!("×{f:.2}"), _ => tr!("text-lambda-learnt") })}
             {knob_slider(V2_PIN, V2_PIN.max, state, |s| match s.v2_lambda { V2Lambda::Pin(v) => format!("{v:.2}"), _ => tr!("text-lambda-learnt") })}
             <button id="v2-lambda-learnt" disabled=v2_learnt on:click=move |_| state.update(|s| s.v2_lambda = V2Lambda::Learnt)>{tr!("text-v2-reset")}</button>
-            <ComputeOnSelect value=Signal::derive(move || state.with(|s| s.on)) on_change=Callback::new(move |on| state.update(|s| s.on = on)) backend />
+            <ComputeOnSelect value=Signal::derive(move || state.with(|s| s.on)) on_change=Callback::new(move |on| state.update(|s| s.on = on)) />
         </div>
         <div class="controls write-controls">
             {knob_slider(TEMPERATURE, TEMPERATURE.max, state, |s| if s.greedy() { tr!("text-greedy") } else { format!("{:.2}", s.temperature) })}

@@ -7,7 +7,6 @@ mod grid;
 mod results;
 mod session;
 
-use super::super::backend::Backend;
 use super::super::components::notice::{NoticeBar, StateNotes};
 use super::super::route::{Page, Router};
 use super::explorer::{Status, StatusLine};
@@ -63,7 +62,7 @@ fn text_notices(session: TextSession) -> Vec<String> {
 #[component]
 pub fn TextPage() -> impl IntoView {
     let (state, notes) = linked_state(Router::get());
-    let backend = use_context::<RwSignal<Backend>>().unwrap_or_else(|| RwSignal::new(Backend::Detecting));
+    let backend = super::super::backend::from_context();
     let session = TextSession::new(state, backend);
     let timing = move || session.last_ms.get().map(|ms| tr!("text-timing", ms = format!("{ms:.0}")));
     // Only a new text sets the box's value (setting it, even unchanged, is work for the browser).
@@ -81,7 +80,7 @@ pub fn TextPage() -> impl IntoView {
                     on:input=move |ev| { let v = event_target_value(&ev); state.update(|s| s.text = v) }></textarea>
             </div>
             <p class="notice" id="text-notices" role="status" class:hidden=move || text_notices(session).is_empty()>{move || text_notices(session).join(&tr!("list-separator"))}</p>
-            <TextControls state session backend />
+            <TextControls state session />
             <p class="axis-note" id="text-timing">{timing}</p>
             <div class="compare text-columns">{(0..3).map(|index| view! { <TextColumn index state session /> }).collect_view()}</div>
             <Results />
