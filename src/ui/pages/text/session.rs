@@ -1,6 +1,7 @@
 //! The text page's wiring: loads the vocabulary and the three models (again when the
 //! checkpoint changes), runs the columns when the text, a λ or the placement changes
-//! (one model per browser task, so no task holds the page for all three; a λ change
+//! (a whole pass is a browser task of its own, so no task holds the page for all three;
+//! a keystroke's few new rows for the three share one task and one frame; a λ change
 //! reruns that model only; on WebGPU where the explorer would run there), and drives
 //! "Write on" one character per model per task until stopped (on the CPU core, which
 //! keeps each model's keys and values and computes one new row per character).
