@@ -39,7 +39,12 @@ impl Placement {
     /// The decision for an explorer state, the adapter as the page holds it (its name,
     /// and whether it is a software renderer).
     pub fn for_state(state: &ModelState, adapter: Option<&(String, bool)>) -> Self {
-        Self::decide(state.on, adapter.map(|(name, software)| Adapter { name, software: *software }), state.bits)
+        Self::for_choice(state.on, adapter, state.bits)
+    }
+
+    /// [`Placement::for_state`] for any page: the reader's choice and logit precision.
+    pub fn for_choice(choice: ComputeOn, adapter: Option<&(String, bool)>, bits: Option<u32>) -> Self {
+        Self::decide(choice, adapter.map(|(name, software)| Adapter { name, software: *software }), bits)
     }
 
     /// The decision while the page is still asking the browser for its WebGPU adapter:

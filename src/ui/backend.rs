@@ -1,6 +1,6 @@
 //! Which compute path the page uses, found once at start-up, and the GPU it holds.
 
-use crate::engine::placement::{Adapter, ComputeOn, Placement};
+use crate::engine::placement::{ComputeOn, Placement};
 use crate::engine::shared::{looks_software, GpuContext};
 use crate::state::model_state::ModelState;
 use leptos::prelude::*;
@@ -83,7 +83,7 @@ pub fn placement(adapter: &Option<Option<(String, bool)>>, state: &ModelState) -
 pub fn placement_on(adapter: &Option<Option<(String, bool)>>, on: ComputeOn, bits: Option<u32>) -> Placement {
     match adapter {
         None => Placement::while_asking_on(on, bits),
-        Some(known) => Placement::decide(on, known.as_ref().map(|(name, software)| Adapter { name, software: *software }), bits),
+        Some(known) => Placement::for_choice(on, known.as_ref(), bits),
     }
 }
 
