@@ -2,14 +2,12 @@
 //! long: the workers compute blocks of rows of both softmax maps (with the blocks' pooled
 //! pixels and their part of the λ sweep), the page copies each block into its maps as it
 //! arrives, and whatever no worker did is computed on the page a block at a time between
-//! paints. On the GPU path the maps come back whole and only the summaries are made here,
+//! paints (a worker's block is a `jobs::BlockJob`). On the GPU path the maps come back whole and only the summaries are made here,
 //! block by block. The blocks depend on N alone and are summed in row order, so a
 //! problem comes out the same, bit for bit, however many workers computed it.
 
-use super::batch::number;
 use super::lab::{LabRun, MAP_PX};
 use crate::core::lab::{self, LabInputs, LabMaps, LabParams, RowSummary, SweepBuilder, SweepPart};
-use crate::state::query;
 use crate::viz::pooling::{block_edges, pool_pixel_rows, pooled_size};
 use ndarray::{s, Array2};
 use std::ops::Range;
@@ -231,112 +229,6 @@ impl LabAssembly {
     }
 }
 
-/// A block for a worker: the problem (its parameters, from which the worker makes the
-/// same inputs) and the rows.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BlockJob {
-    pub generation: u64,
-    pub params: LabParams,
-    pub rows: Range<usize>,
-}
-
-/// A worker's answer: the block, or why it failed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BlockAnswer {
-    pub generation: u64,
-    pub block: Result<Block, String>,
-}
-
-impl BlockJob {
-    pub fn to_message(&self) -> String {
-        let params = serde_json::to_string(&self.params).expect("lab parameters are plain numbers");
-        query::format(&[
-            ("_job".into(), "block".into()),
-            ("_gen".into(), self.generation.to_string()),
-            ("from".into(), self.rows.start.to_string()),
-            ("to".into(), self.rows.end.to_string()),
-            ("params".into(), params),
-        ])
-    }
-
-    pub fn from_message(message: &str) -> Result<Self, String> {
-        let pairs = query::parse(message);
-        if !pairs.iter().any(|(k, v)| k == "_job" && v == "block") {
-            return Err(format!("not a block job: {}", message.chars().take(60).collect::<String>()));
-        }
-        let raw = pairs.iter().find(|(k, _)| k == "params").map(|(_, v)| v.as_str()).ok_or("the job has no params")?;
-        let params = serde_json::from_str(raw).map_err(|e| format!("the job's params: {e}"))?;
-        Ok(Self { generation: number(&pairs, "_gen")?, params, rows: number(&pairs, "from")?..number(&pairs, "to")? })
-    }
-
-    /// Computes the block; `inputs` keeps the last problem's inputs, which every block of
-    /// it shares.
-    pub fn run(&self, inputs: &mut Option<(LabParams, LabInputs)>) -> BlockAnswer {
-        if inputs.as_ref().is_none_or(|(p, _)| *p != self.params) {
-            *inputs = Some((self.params.clone(), lab::generate(&self.params)));
-        }
-        let (_, made) = inputs.as_ref().expect("made just above");
-        BlockAnswer { generation: self.generation, block: Block::compute(made, self.rows.clone()) }
-    }
-}
-
-impl BlockAnswer {
-    /// The answer as a short text and its arrays (sent by transfer, not copied): both
-    /// maps' rows, both pooled bands, and the sorted kinks as (r, a2) pairs.
-    pub fn to_parts(self) -> (String, Vec<Vec<f32>>) {
-        let mut pairs = vec![("_gen".to_string(), self.generation.to_string())];
-        match self.block {
-            Err(e) => {
-                pairs.push(("error".into(), e));
-                (query::format(&pairs), vec![])
-            }
-            Ok(b) => {
-                let (s, p) = (&b.summary, &b.summary.sweep);
-                for (k, v) in [
-                    ("from", s.rows.start.to_string()),
-                    ("to", s.rows.end.to_string()),
-                    ("standard_signal", s.standard_signal.to_string()),
-                    ("standard_noise", s.standard_noise_abs.to_string()),
-                    ("constant_noise", p.constant_noise.to_string()),
-                    ("signal_a1", p.signal_a1.to_string()),
-                    ("signal_a2", p.signal_a2.to_string()),
-                    ("signal_entries", p.n_signal_entries.to_string()),
-                    ("noise_entries", p.n_noise_entries.to_string()),
-                ] {
-                    pairs.push((k.to_string(), v));
-                }
-                let kinks = p.kinks.iter().flat_map(|&(r, w)| [r, w]).collect();
-                (query::format(&pairs), vec![b.a1, b.a2, b.pooled_a1, b.pooled_a2, kinks])
-            }
-        }
-    }
-
-    pub fn from_parts(text: &str, arrays: Vec<Vec<f32>>) -> Result<Self, String> {
-        let pairs = query::parse(text);
-        let generation = number(&pairs, "_gen")?;
-        if let Some((_, e)) = pairs.iter().find(|(k, _)| k == "error") {
-            return Ok(Self { generation, block: Err(e.clone()) });
-        }
-        let Ok::<[Vec<f32>; 5], _>([a1, a2, pooled_a1, pooled_a2, kinks]) = arrays.try_into() else {
-            return Err("a block's answer without its five arrays".into());
-        };
-        if kinks.len() % 2 != 0 {
-            return Err("a block's kinks are not pairs".into());
-        }
-        let sweep = SweepPart {
-            kinks: kinks.chunks_exact(2).map(|c| (c[0], c[1])).collect(),
-            constant_noise: number(&pairs, "constant_noise")?,
-            signal_a1: number(&pairs, "signal_a1")?,
-            signal_a2: number(&pairs, "signal_a2")?,
-            n_signal_entries: number(&pairs, "signal_entries")?,
-            n_noise_entries: number(&pairs, "noise_entries")?,
-        };
-        let summary =
-            RowSummary { rows: number(&pairs, "from")?..number(&pairs, "to")?, standard_signal: number(&pairs, "standard_signal")?, standard_noise_abs: number(&pairs, "standard_noise")?, sweep };
-        Ok(Self { generation, block: Ok(Block { summary, a1, a2, pooled_a1, pooled_a2 }) })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -355,8 +247,8 @@ mod tests {
         assert_eq!(blocks(4096).len(), 32);
     }
 
-    /// Whatever order the blocks come in, and whether they are computed here, in a
-    /// worker (through the messages) or summarised from whole maps, the problem is the
+    /// Whatever order the blocks come in, and whether they are computed block by block
+    /// (here or in a worker: `jobs::tests`) or summarised from whole maps, the problem is the
     /// same bit for bit; and it is the core's problem: the same maps, and the metrics and
     /// λ sweep of the whole maps within f64 rounding of the sums' order.
     #[test]
@@ -364,13 +256,10 @@ mod tests {
         for n in [48, 300, 1500] {
             let params = LabParams { n, noise: 2.0, ..LabParams::default() };
             let here = LabAssembly::for_cpu(&params).run_all().unwrap();
-            let mut cache = None;
             let mut by_workers = LabAssembly::for_cpu(&params);
+            let inputs = lab::generate(&params);
             for rows in by_workers.missing().into_iter().rev() {
-                let (text, arrays) = BlockJob::from_message(&BlockJob { generation: 3, params: params.clone(), rows }.to_message()).unwrap().run(&mut cache).to_parts();
-                let answer = BlockAnswer::from_parts(&text, arrays).unwrap();
-                assert_eq!(answer.generation, 3);
-                by_workers.add(answer.block.unwrap()).unwrap();
+                by_workers.add(Block::compute(&inputs, rows).unwrap()).unwrap();
             }
             // Merged a step at a time, as the page does between paints.
             let mut steps = 0;
@@ -421,10 +310,5 @@ mod tests {
         block.a1.pop();
         assert!(a.add(block).unwrap_err().contains("map entries"));
         assert!(a.finish().err().expect("blocks are missing").contains("blocks not computed"));
-        assert!(BlockAnswer::from_parts("_gen=1&from=0&to=4", vec![vec![]]).unwrap_err().contains("five arrays"));
-        assert!(BlockJob::from_message("_job=noise").is_err());
-        let failed = BlockAnswer { generation: 2, block: Err("out of memory".into()) };
-        let (text, arrays) = failed.clone().to_parts();
-        assert_eq!(BlockAnswer::from_parts(&text, arrays), Ok(failed));
     }
 }

@@ -2,11 +2,10 @@
 //! path (CPU core or GPU) runs it. The pages hold no math; this module holds no UI.
 
 pub mod arch;
-pub mod batch;
 pub mod bench;
 pub mod columns;
 pub mod evidence;
-pub mod forward_job;
+pub mod jobs;
 pub mod lab;
 pub mod lab_blocks;
 pub mod lab_charts;
@@ -15,9 +14,7 @@ pub mod lesson;
 pub mod lesson_facts;
 pub mod model;
 pub mod model_session;
-pub mod output_codec;
 pub mod placement;
 pub mod prompt_edit;
 pub mod shared;
-pub mod sweep_batch;
 pub mod text;

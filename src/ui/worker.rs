@@ -1,21 +1,15 @@
 //! The compute worker: the page's own wasm, instantiated again in each Web Worker (the
 //! pool starts it through `www/worker-loader.js`, which imports the page's JS glue and
 //! wasm by the names the page links; `ui::run` comes here where there is no window).
-//! It says "ready" once it listens, then answers each job (`engine::batch`,
-//! `engine::sweep_batch`, `engine::lab_blocks`, `engine::forward_job`) with its result or
-//! its error, one at a time. It fetches and keeps the shipped models itself, from the
-//! same files the page reads (the browser's and the offline copy's caches make the second
-//! read free); a lab job (a block of a problem's rows, a noise level, the noise masses)
-//! needs nothing but its text. Answers with bulk numbers send them as transferred
-//! buffers beside the text.
+//! It says "ready" once it listens, then answers each job through the jobs' one table
+//! (`engine::jobs::table`), one at a time. It fetches and keeps the shipped models a job
+//! names itself, from the same files the page reads (the browser's and the offline
+//! copy's caches make the second read free). Answers with bulk numbers send them as
+//! transferred buffers beside the text.
 
-use crate::engine::batch::{job_kind, AccuracyChunk, ChunkResult, MassAnswer, MassJob, NoiseAnswer, NoiseJob};
-use crate::engine::forward_job::{ForwardAnswer, ForwardJob};
-use crate::engine::lab_blocks::{BlockAnswer, BlockJob};
+use crate::engine::jobs::{self, Parts, WorkerMemory};
 use crate::engine::model_session::ModelLibrary;
 use crate::engine::shared::Model;
-use crate::engine::shared::{LabInputs, LabParams};
-use crate::engine::sweep_batch::{SweepAnswer, SweepChunk};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -57,8 +51,8 @@ async fn fetch_bytes(path: String) -> Result<Vec<u8>, String> {
 }
 
 thread_local! {
-    /// The last lab problem's inputs: every block of it starts from them.
-    static LAB_INPUTS: RefCell<Option<(LabParams, LabInputs)>> = const { RefCell::new(None) };
+    /// What the jobs keep from one to the next (the last lab problem's inputs).
+    static MEMORY: RefCell<WorkerMemory> = RefCell::new(WorkerMemory::default());
 }
 
 /// A failure the page's tests ask for, to see the page survive it: a panic, or memory
@@ -78,74 +72,22 @@ fn fail_if_asked(message: &str) {
     }
 }
 
-/// The answer to any job, as the message to send back and its arrays.
-async fn reply(library: &ModelLibrary, message: &str) -> (String, Vec<Vec<f32>>) {
+/// The answer to any job: the table reads it, the models it names are loaded, and it runs.
+async fn reply(library: &ModelLibrary, message: &str) -> Parts {
     fail_if_asked(message);
-    match job_kind(message).as_deref() {
-        Some("noise") => (
-            match NoiseJob::from_message(message) {
-                Ok(job) => job.run().to_message(),
-                Err(e) => NoiseAnswer { generation: 0, point: Err(e) }.to_message(),
-            },
-            vec![],
-        ),
-        Some("masses") => (
-            match MassJob::from_message(message) {
-                Ok(job) => job.run().to_message(),
-                Err(e) => MassAnswer { generation: 0, points: Err(e) }.to_message(),
-            },
-            vec![],
-        ),
-        Some("block") => match BlockJob::from_message(message) {
-            Ok(job) => LAB_INPUTS.with(|inputs| job.run(&mut inputs.borrow_mut())).to_parts(),
-            Err(e) => BlockAnswer { generation: 0, block: Err(e) }.to_parts(),
-        },
-        Some("sweep") => (sweep(library, message).await.to_message(), vec![]),
-        Some("forward") => forward(library, message).await.to_parts(),
-        _ => (answer(library, message).await.to_message(), vec![]),
-    }
-}
-
-/// The shipped models a job names, fetched once and kept.
-async fn models(library: &ModelLibrary, keys: Vec<(String, usize)>) -> Result<Vec<Rc<Model>>, String> {
+    let job = match jobs::table::read(message) {
+        Ok(job) => job,
+        Err(why) => return jobs::failure(why),
+    };
     let mut models = vec![];
-    for (kind, ckpt) in keys {
-        models.push(library.load(&kind, ckpt, fetch_bytes).await?);
+    for (kind, ckpt) in job.models() {
+        match library.load(&kind, ckpt, fetch_bytes).await {
+            Ok(model) => models.push(model),
+            Err(why) => return jobs::failure(why),
+        }
     }
-    Ok(models)
-}
-
-async fn answer(library: &ModelLibrary, message: &str) -> ChunkResult {
-    let job = match AccuracyChunk::from_message(message) {
-        Ok(job) => job,
-        Err(e) => return ChunkResult { generation: 0, prompts: 0..0, counts: Err(e) },
-    };
-    match models(library, job.model_keys()).await {
-        Ok(models) => job.run(&models.iter().map(Rc::as_ref).collect::<Vec<&Model>>()),
-        Err(e) => ChunkResult { generation: job.generation, prompts: job.prompts, counts: Err(e) },
-    }
-}
-
-async fn sweep(library: &ModelLibrary, message: &str) -> SweepAnswer {
-    let job = match SweepChunk::from_message(message) {
-        Ok(job) => job,
-        Err(e) => return SweepAnswer { generation: 0, depth: 0, prompts: 0..0, sums: Err(e) },
-    };
-    match models(library, job.model_keys()).await {
-        Ok(models) => job.run(&models.iter().map(Rc::as_ref).collect::<Vec<&Model>>()),
-        Err(e) => SweepAnswer { generation: job.generation, depth: job.depth, prompts: job.prompts, sums: Err(e) },
-    }
-}
-
-async fn forward(library: &ModelLibrary, message: &str) -> ForwardAnswer {
-    let job = match ForwardJob::from_message(message) {
-        Ok(job) => job,
-        Err(e) => return ForwardAnswer { generation: 0, kind: crate::state::model_state::AttentionKind::Baseline, output: Err(e) },
-    };
-    match models(library, vec![job.model_key()]).await {
-        Ok(models) => job.run(&models[0]),
-        Err(e) => ForwardAnswer { generation: job.generation, kind: job.kind, output: Err(e) },
-    }
+    let models: Vec<&Model> = models.iter().map(Rc::as_ref).collect();
+    MEMORY.with(|memory| job.answer(&models, &mut memory.borrow_mut()))
 }
 
 pub fn start() {
@@ -163,8 +105,8 @@ pub fn start() {
         let Some(text) = e.data().as_string() else { return };
         let library = library.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            let (text, arrays) = reply(&library, &text).await;
-            post_with(&text, arrays);
+            let answer = reply(&library, &text).await;
+            post_with(&answer.text, answer.arrays);
         });
     });
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));

@@ -1,11 +1,12 @@
 //! A pool of Web Workers, each its own instance of the page's wasm (`ui::worker`), for CPU work the
 //! main thread must not hold: `min(hardwareConcurrency − 1, 8)` of them (at least one),
 //! started on first use and kept, with the models they loaded, for the page's life. Jobs
-//! are short texts (`engine::batch`); each worker takes the next job from a shared queue
+//! are typed (`engine::jobs::Job`) and cross as short texts; each worker takes the next job from a shared queue
 //! as soon as it answers the last, so fast and slow workers share the work evenly. A
 //! worker that fails (a broken download, a panic) is replaced for the next run, and the
 //! jobs it did not finish are handed back to the caller to run another way.
 
+use crate::engine::jobs::{self, Job, Parts};
 use futures_channel::oneshot;
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -34,28 +35,20 @@ fn loader_url() -> Result<String, String> {
 /// A worker that has not said "ready" by then counts as failed (its jobs run elsewhere).
 const READY_WITHIN_MS: i32 = 30_000;
 
-/// A worker's answer: a short text and, for answers that carry numbers in bulk (a lab
-/// block's map rows), the arrays that came with it by transfer, copied once into this
-/// instance's memory.
-pub struct Answer {
-    pub text: String,
-    pub arrays: Vec<Vec<f32>>,
-}
-
-impl Answer {
-    /// A message as the worker posts it: a string, or an array of a string and buffers.
-    fn of(data: &JsValue) -> Answer {
-        if let Some(text) = data.as_string() {
-            return Answer { text, arrays: vec![] };
-        }
-        let Some(parts) = data.dyn_ref::<js_sys::Array>() else { return Answer { text: String::new(), arrays: vec![] } };
-        let text = parts.get(0).as_string().unwrap_or_default();
-        let arrays = (1..parts.length()).map(|k| js_sys::Float32Array::new(&parts.get(k)).to_vec()).collect();
-        Answer { text, arrays }
+/// A message as the worker posts it (a string, or an array of a string and buffers): a
+/// short text and, for answers that carry numbers in bulk (a lab block's map rows), the
+/// arrays that came with it by transfer, copied once into this instance's memory.
+fn parts_of(data: &JsValue) -> Parts {
+    if let Some(text) = data.as_string() {
+        return Parts { text, arrays: vec![] };
     }
+    let Some(parts) = data.dyn_ref::<js_sys::Array>() else { return Parts::default() };
+    let text = parts.get(0).as_string().unwrap_or_default();
+    let arrays = (1..parts.length()).map(|k| js_sys::Float32Array::new(&parts.get(k)).to_vec()).collect();
+    Parts { text, arrays }
 }
 
-type Reply = Result<Answer, String>;
+type Reply = Result<Parts, String>;
 
 /// The worker's message and error listeners, kept alive as long as it is.
 type Listeners = (Closure<dyn Fn(web_sys::MessageEvent)>, Closure<dyn Fn(web_sys::ErrorEvent)>);
@@ -105,11 +98,11 @@ impl Slot {
         let dead = Rc::new(RefCell::new(None));
         let (r, p, d) = (ready.clone(), pending.clone(), dead.clone());
         let on_message = Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-            let answer = Answer::of(&e.data());
+            let answer = parts_of(&e.data());
             if answer.text == "ready" {
                 if let ReadyState::Waiting(waiting) = std::mem::replace(&mut *r.borrow_mut(), ReadyState::Ready) {
                     for tx in waiting {
-                        let _ = tx.send(Ok(Answer { text: String::new(), arrays: vec![] }));
+                        let _ = tx.send(Ok(Parts::default()));
                     }
                 }
             } else if let Some(panic) = answer.text.strip_prefix("panic=") {
@@ -140,7 +133,7 @@ impl Slot {
 
     async fn wait_ready(&self) -> Reply {
         let rx = match &mut *self.ready.borrow_mut() {
-            ReadyState::Ready => return Ok(Answer { text: String::new(), arrays: vec![] }),
+            ReadyState::Ready => return Ok(Parts::default()),
             ReadyState::Waiting(waiting) => {
                 let (tx, rx) = oneshot::channel();
                 waiting.push(tx);
@@ -205,10 +198,16 @@ pub struct WorkerPool {
 
 /// What a run through the pool left: the jobs no worker finished (to run another way)
 /// and why, if a worker failed.
-#[derive(Default)]
-pub struct Leftover {
-    pub jobs: Vec<String>,
+pub struct Leftover<J> {
+    pub jobs: Vec<J>,
     pub failure: Option<String>,
+}
+
+/// [`Leftover`] by the jobs' places in the run.
+#[derive(Default)]
+struct Left {
+    jobs: Vec<usize>,
+    failure: Option<String>,
 }
 
 thread_local! {
@@ -288,22 +287,30 @@ impl WorkerPool {
         slots.clone()
     }
 
-    /// Runs `jobs` across the workers while `alive()`, giving each answer to `answer` as
-    /// it comes; returns the jobs left unfinished by a failed worker (or by a pool that
-    /// could not start any).
-    pub async fn run(&self, jobs: Vec<String>, alive: impl Fn() -> bool + 'static, answer: impl Fn(Answer) + 'static) -> Leftover {
-        self.run_each(jobs, Rc::new(alive), Rc::new(answer)).await
+    /// Runs `jobs` across the workers while `alive()`, giving each job and its output
+    /// (or why there is none: it failed in the worker, or its answer is damaged) to
+    /// `answer` as it comes; returns the jobs left unfinished by a failed worker (or by a
+    /// pool that could not start any).
+    pub async fn run<J: Job>(&self, jobs: Vec<J>, alive: impl Fn() -> bool + 'static, answer: impl Fn(&J, Result<J::Output, String>) + 'static) -> Leftover<J> {
+        let messages = jobs.iter().map(jobs::encode).collect();
+        let jobs = Rc::new(jobs);
+        let each = {
+            let jobs = jobs.clone();
+            move |k: usize, parts: Parts| answer(&jobs[k], jobs::decode_answer::<J>(parts))
+        };
+        let left = self.run_each(messages, Rc::new(alive), Rc::new(each)).await;
+        Leftover { jobs: left.jobs.into_iter().map(|k| jobs[k].clone()).collect(), failure: left.failure }
     }
 
-    /// [`WorkerPool::run`] through trait objects: one copy of the queue's code in the
-    /// wasm, not one per caller.
-    async fn run_each(&self, jobs: Vec<String>, alive: Rc<dyn Fn() -> bool>, answer: Rc<dyn Fn(Answer)>) -> Leftover {
+    /// [`WorkerPool::run`] through trait objects and the jobs' places in the run: one
+    /// copy of the queue's code in the wasm, not one per kind of job.
+    async fn run_each(&self, messages: Vec<String>, alive: Rc<dyn Fn() -> bool>, answer: Rc<dyn Fn(usize, Parts)>) -> Left {
         let slots = self.slots();
         if slots.is_empty() {
-            return Leftover { jobs, failure: Some(crate::tr!("worker-none")) };
+            return Left { jobs: (0..messages.len()).collect(), failure: Some(crate::tr!("worker-none")) };
         }
-        let queue = Rc::new(RefCell::new(VecDeque::from(jobs)));
-        let leftover = Rc::new(RefCell::new(Leftover::default()));
+        let queue = Rc::new(RefCell::new(messages.into_iter().enumerate().collect::<VecDeque<_>>()));
+        let leftover = Rc::new(RefCell::new(Left::default()));
         let mut done = vec![];
         for slot in slots {
             let (tx, rx) = oneshot::channel::<()>();
@@ -311,12 +318,12 @@ impl WorkerPool {
             let (queue, leftover, alive, answer) = (queue.clone(), leftover.clone(), alive.clone(), answer.clone());
             wasm_bindgen_futures::spawn_local(async move {
                 while alive() {
-                    let Some(job) = queue.borrow_mut().pop_front() else { break };
+                    let Some((k, job)) = queue.borrow_mut().pop_front() else { break };
                     match slot.call(&job).await {
-                        Ok(reply) => answer(reply),
+                        Ok(reply) => answer(k, reply),
                         Err(why) => {
                             let mut l = leftover.borrow_mut();
-                            l.jobs.push(job);
+                            l.jobs.push(k);
                             l.failure.get_or_insert(why);
                             break;
                         }
@@ -331,7 +338,7 @@ impl WorkerPool {
         // A failed worker's share of the queue is left over too, unless another took it.
         let mut out = leftover.take();
         if alive() {
-            out.jobs.extend(queue.borrow_mut().drain(..));
+            out.jobs.extend(queue.borrow_mut().drain(..).map(|(k, _)| k));
         }
         out
     }

@@ -1,5 +1,5 @@
 //! The explorer's columns in background workers: a new prompt's whole CPU passes, a job
-//! per model (`engine::forward_job`), so the three models run side by side on other
+//! per model (`engine::jobs::ForwardJob`), so the three models run side by side on other
 //! cores and the page only takes in their outputs. Only where the pool has a worker for
 //! each model: with fewer, the passes queue in the workers and sending them back costs
 //! more than the page's own passes, one model per task (README, "Performance"). One pass
@@ -9,7 +9,7 @@
 //! pool is started for the next prompt.
 
 use crate::engine::columns::ColumnJob;
-use crate::engine::forward_job::{ForwardAnswer, ForwardJob};
+use crate::engine::jobs::ForwardJob;
 use crate::engine::model::ModelOutput;
 use crate::state::model_state::{column_of, AttentionKind, ModelState};
 use crate::ui::worker_pool::{report_failure, WorkerPool};
@@ -19,7 +19,7 @@ use std::rc::Rc;
 /// Each column's whole pass as a worker made it, in `AttentionKind::ALL` order; `None`
 /// where the page is to make it (kept, resumed, on WebGPU, the pool not listening, or
 /// left by a failed worker, which the banner reports).
-pub async fn outputs_from_workers(jobs: &[ColumnJob], state: &ModelState, checkpoint: usize, generation: u64, alive: impl Fn() -> bool + 'static) -> Vec<Option<ModelOutput>> {
+pub async fn outputs_from_workers(jobs: &[ColumnJob], state: &ModelState, checkpoint: usize, alive: impl Fn() -> bool + 'static) -> Vec<Option<ModelOutput>> {
     let outputs = Rc::new(RefCell::new(vec![None; jobs.len()]));
     let wanted: Vec<AttentionKind> = AttentionKind::ALL.into_iter().zip(jobs).filter(|(_, j)| j.for_worker()).map(|(k, _)| k).collect();
     let pool = WorkerPool::get();
@@ -30,15 +30,14 @@ pub async fn outputs_from_workers(jobs: &[ColumnJob], state: &ModelState, checkp
         }
         return outputs.take();
     }
-    let messages = wanted.into_iter().map(|kind| ForwardJob { generation, state: state.clone(), checkpoint, kind }.to_message()).collect();
+    let jobs = wanted.into_iter().map(|kind| ForwardJob { state: state.clone(), checkpoint, kind }).collect();
     let sink = outputs.clone();
-    let answer = move |a: crate::ui::worker_pool::Answer| match ForwardAnswer::from_parts(&a.text, a.arrays) {
-        Ok(ForwardAnswer { generation: g, kind, output: Ok(output) }) if g == generation => sink.borrow_mut()[column_of(kind)] = Some(output),
+    let answer = move |job: &ForwardJob, output: Result<ModelOutput, String>| match output {
+        Ok(output) => sink.borrow_mut()[column_of(job.kind)] = Some(output),
         // A pass that failed in the worker fails on the page too, which says why.
-        Ok(_) => {}
-        Err(e) => leptos::logging::warn!("a worker's forward pass could not be read: {e}"),
+        Err(e) => leptos::logging::warn!("a worker's forward pass: {e}"),
     };
-    let left = pool.run(messages, alive, answer).await;
+    let left = pool.run(jobs, alive, answer).await;
     if let Some(why) = &left.failure {
         report_failure(why);
     }

@@ -127,7 +127,7 @@ fn compare_prompts(
         let gpus: Vec<_> = AttentionKind::ALL.iter().zip(&jobs).map(|(k, job)| ctx.as_ref().filter(|_| job.needs_gpu()).and_then(|ctx| library.gpu_model(&(k.slug().to_string(), c), ctx))).collect();
         leptos::task::spawn_local(async move {
             let alive = move || latest.try_get_value() == Some(ticket);
-            let pooled = outputs_from_workers(&jobs, &s, c, ticket, alive).await;
+            let pooled = outputs_from_workers(&jobs, &s, c, alive).await;
             let mut cache = Vec::with_capacity(jobs.len());
             let mut computed = false;
             for (((job, m), g), pooled) in jobs.into_iter().zip(&models).zip(&gpus).zip(pooled) {

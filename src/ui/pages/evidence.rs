@@ -6,14 +6,13 @@
 use super::super::components::chart::{Chart, ChartSpec, Series, BLUE, GREY, ORANGE};
 use super::compare::Columns;
 use super::explorer::{kind_title, signed, Library};
-use crate::engine::batch::{self, chunks, AccuracyChunk, ChunkResult};
 use crate::engine::evidence::{fresh_prompts, run_spec, AccuracyRun, Net, DEPTHS};
+use crate::engine::jobs::{self, chunks, sweep_chunks, AccuracyChunk, SweepChunk, SweepTotals};
 use crate::engine::model::{forward_options, ForwardOptions, LambdaTrace, Model};
 use crate::engine::shared::LambdaOverride;
-use crate::engine::sweep_batch::{sweep_chunks, SweepAnswer, SweepChunk, SweepTotals};
 use crate::state::model_state::{AttentionKind, ModelState};
 use crate::tr;
-use crate::ui::worker_pool::{report_failure, Answer, Leftover, WorkerPool};
+use crate::ui::worker_pool::{report_failure, Leftover, WorkerPool};
 use crate::ui::{after_paint, now_ms, yield_to_browser};
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -200,12 +199,11 @@ impl RunControl {
         Self { view_of: RwSignal::new(RunView::default()), generation: StoredValue::new(0) }
     }
 
-    /// A new run: the runs before it are dropped. Its generation, and whether it is
-    /// still the current run.
-    fn next_run(self) -> (u64, impl Fn() -> bool + Copy + 'static) {
+    /// A new run: the runs before it are dropped. Whether it is still the current run.
+    fn next_run(self) -> impl Fn() -> bool + Copy + 'static {
         self.generation.update_value(|g| *g += 1);
         let (mine, generation) = (self.generation.get_value(), self.generation);
-        (mine, move || generation.try_get_value() == Some(mine))
+        move || generation.try_get_value() == Some(mine)
     }
 
     /// Stops the run at its first error, as a run on the page's thread does.
@@ -219,7 +217,7 @@ impl RunControl {
 
     /// After the pool: a failed worker reported, and the jobs no worker did, for the
     /// page to run itself, which the panel then says.
-    fn take_over(self, left: Leftover, alive: impl Fn() -> bool) -> Vec<String> {
+    fn take_over<J>(self, left: Leftover<J>, alive: impl Fn() -> bool) -> Vec<J> {
         if let Some(why) = &left.failure {
             report_failure(why);
         }
@@ -234,25 +232,22 @@ impl RunControl {
     /// Table 2's batch in chunks across the worker pool; whatever a failed worker left
     /// runs here in slices, as a run without workers would, and the panel says so.
     fn start_pooled(self, state: ModelState, checkpoint: usize, models: Vec<Rc<Model>>) {
-        let ((mine, alive), view_of) = (self.next_run(), self.view_of);
+        let (alive, view_of) = (self.next_run(), self.view_of);
         leptos::task::spawn_local(async move {
-            let jobs = chunks(ACCURACY_PROMPTS, ACCURACY_CHUNK)
-                .into_iter()
-                .map(|prompts| AccuracyChunk { generation: mine, state: state.clone(), checkpoint, count: ACCURACY_PROMPTS, prompts }.to_message())
-                .collect();
-            let answer = move |a: Answer| match ChunkResult::from_message(&a.text) {
-                Ok(r) if r.generation != mine || !alive() => {}
-                Ok(ChunkResult { counts: Ok(c), prompts, .. }) => {
+            let jobs = chunks(ACCURACY_PROMPTS, ACCURACY_CHUNK).into_iter().map(|prompts| AccuracyChunk { state: state.clone(), checkpoint, count: ACCURACY_PROMPTS, prompts }).collect();
+            let answer = move |job: &AccuracyChunk, counts: Result<Vec<(usize, usize)>, String>| match counts {
+                Ok(_) if !alive() => {}
+                Ok(c) => {
                     view_of.try_update(|v| {
-                        batch::add(&mut v.counts, &c);
-                        v.done += prompts.len();
+                        jobs::add(&mut v.counts, &c);
+                        v.done += job.prompts.len();
                     });
                 }
-                Ok(ChunkResult { counts: Err(e), .. }) | Err(e) => self.fail(e),
+                Err(e) => self.fail(e),
             };
             let left = self.take_over(WorkerPool::get().run(jobs, alive, answer).await, alive);
             if !left.is_empty() {
-                let ranges: Vec<_> = left.iter().filter_map(|j| AccuracyChunk::from_message(j).ok()).map(|j| j.prompts).collect();
+                let ranges: Vec<_> = left.into_iter().map(|j| j.prompts).collect();
                 let prompts =
                     fresh_prompts(&run_spec(&state, None), ACCURACY_PROMPTS, state.seed).into_iter().enumerate().filter(|(i, _)| ranges.iter().any(|r| r.contains(i))).map(|(_, p)| p).collect();
                 let mut run = AccuracyRun::new(prompts, run_options(&state, &models));
@@ -267,7 +262,7 @@ impl RunControl {
                         view_of.try_update(|v| {
                             v.done = base_done + r.progress().0;
                             v.counts = base_counts.clone();
-                            batch::add(&mut v.counts, &r.right.iter().copied().zip(r.asked.iter().copied()).collect::<Vec<_>>());
+                            jobs::add(&mut v.counts, &r.right.iter().copied().zip(r.asked.iter().copied()).collect::<Vec<_>>());
                         });
                     },
                 )
@@ -286,7 +281,7 @@ impl RunControl {
     /// its place in the sweep (`SweepTotals`), so the curves are the same however many
     /// workers made them; a failed worker's chunks run here in slices.
     fn start_pooled_sweep(self, state: ModelState, checkpoint: usize, models: Vec<Rc<Model>>, curves: RwSignal<Vec<Vec<(f32, Net)>>>) {
-        let ((mine, alive), view_of, n) = (self.next_run(), self.view_of, models.len());
+        let (alive, view_of, n) = (self.next_run(), self.view_of, models.len());
         let totals = Rc::new(std::cell::RefCell::new(SweepTotals::default()));
         let add = {
             let totals = totals.clone();
@@ -298,24 +293,21 @@ impl RunControl {
             }
         };
         leptos::task::spawn_local(async move {
-            let jobs = sweep_chunks(SWEEP_PROMPTS, SWEEP_CHUNK)
-                .into_iter()
-                .map(|(depth, prompts)| SweepChunk { generation: mine, state: state.clone(), checkpoint, depth, count: SWEEP_PROMPTS, prompts }.to_message())
-                .collect();
+            let jobs = sweep_chunks(SWEEP_PROMPTS, SWEEP_CHUNK).into_iter().map(|(depth, prompts)| SweepChunk { state: state.clone(), checkpoint, depth, count: SWEEP_PROMPTS, prompts }).collect();
             let answer = {
                 let add = add.clone();
-                move |a: Answer| match SweepAnswer::from_message(&a.text) {
-                    Ok(r) if r.generation != mine || !alive() => {}
-                    Ok(SweepAnswer { sums: Ok(sums), depth, prompts, .. }) => add(depth, &prompts, sums),
-                    Ok(SweepAnswer { sums: Err(e), .. }) | Err(e) => self.fail(e),
+                move |job: &SweepChunk, sums: Result<Vec<Net>, String>| match sums {
+                    Ok(_) if !alive() => {}
+                    Ok(sums) => add(job.depth, &job.prompts, sums),
+                    Err(e) => self.fail(e),
                 }
             };
             let left = self.take_over(WorkerPool::get().run(jobs, alive, answer).await, alive);
             let refs: Vec<&Model> = models.iter().map(|m| m.as_ref()).collect();
-            for job in left.iter().filter_map(|j| SweepChunk::from_message(j).ok()) {
+            for job in left {
                 let mut sweep = job.sweep(&refs);
                 match run_sliced(|| sweep.step(&refs), alive, || {}).await {
-                    Ok(true) => add(job.depth, &job.prompts, job.answer(&sweep, n).sums.unwrap_or_default()),
+                    Ok(true) => add(job.depth, &job.prompts, SweepChunk::sums(&sweep, n)),
                     Ok(false) => return,
                     Err(e) => return self.fail(e),
                 }

@@ -8,7 +8,7 @@ use super::super::components::readout::{readable, Readout};
 use super::super::components::slider::Slider;
 use super::super::route::{self, Page, Route, Router};
 use super::lab_problem::{Runs, Timing};
-use crate::engine::batch::{job_kind, MassAnswer, MassJob, NoiseAnswer, NoiseJob};
+use crate::engine::jobs::{ChartPart, ChartPoint, NoiseChartJob};
 use crate::engine::lab::{self as engine, lambda_init_for_depth, LabMetrics, MapKind, NoiseMassPoint, NoiseSweepPoint, SnrPoint, Verification, LAMBDA_RANGE};
 use crate::engine::lab_charts::{SlowCharts, Step};
 use crate::state::lab_state::{Knob, LabState, KNOBS, SEED};
@@ -146,32 +146,23 @@ fn slow_charts(runs: Runs, lambda_committed: RwSignal<f32>) -> (RwSignal<Vec<Noi
             Step::Working | Step::Done => {}
         };
         leptos::task::spawn_local(async move {
-            let masses = MassJob { generation: mine, params: params.clone(), lambda: l }.to_message();
-            let jobs = std::iter::once(masses).chain(engine::noise_grid().into_iter().map(|sigma| NoiseJob { generation: mine, params: params.clone(), lambda: l, sigma }.to_message())).collect();
-            let answer = move |a: worker_pool::Answer| {
-                if job_kind(&a.text).as_deref() == Some("masses") {
-                    match MassAnswer::from_message(&a.text) {
-                        Ok(MassAnswer { generation, points: Ok(m) }) if generation == mine && alive() => {
-                            mass_points.try_set(m);
-                        }
-                        Ok(MassAnswer { points: Err(e), .. }) | Err(e) => leptos::logging::warn!("the noise masses failed in a worker: {e}"),
-                        Ok(_) => {}
-                    }
-                    return;
+            let parts = std::iter::once(ChartPart::Masses).chain(engine::noise_grid().into_iter().map(ChartPart::Level));
+            let jobs = parts.map(|part| NoiseChartJob { params: params.clone(), lambda: l, part }).collect();
+            let answer = move |_: &NoiseChartJob, point: Result<ChartPoint, String>| match point {
+                Ok(_) if !alive() => {}
+                Ok(ChartPoint::Masses(m)) => {
+                    mass_points.try_set(m);
                 }
-                match NoiseAnswer::from_message(&a.text) {
-                    Ok(NoiseAnswer { generation, point: Ok(p) }) if generation == mine && alive() => add(p),
-                    Ok(NoiseAnswer { point: Err(e), .. }) | Err(e) => leptos::logging::warn!("a noise level failed in a worker: {e}"),
-                    Ok(_) => {}
-                }
+                Ok(ChartPoint::Level(p)) => add(p),
+                Err(e) => leptos::logging::warn!("a part of the noise charts failed in a worker: {e}"),
             };
             let left = WorkerPool::get().run(jobs, alive, answer).await;
             if let Some(why) = &left.failure {
                 worker_pool::report_failure(why);
             }
             if alive() && !left.jobs.is_empty() {
-                let lengths = if left.jobs.iter().any(|j| MassJob::from_message(j).is_ok()) { engine::context_lengths() } else { vec![] };
-                let levels = left.jobs.iter().filter_map(|j| NoiseJob::from_message(j).ok()).map(|j| j.sigma).collect();
+                let lengths = if left.jobs.iter().any(|j| j.part == ChartPart::Masses) { engine::context_lengths() } else { vec![] };
+                let levels = left.jobs.iter().filter_map(|j| if let ChartPart::Level(sigma) = j.part { Some(sigma) } else { None }).collect();
                 step_sliced(SlowCharts::with(&params, l, lengths, levels), alive, on_step).await;
             }
         });

@@ -4,11 +4,12 @@
 //! here a block at a time between paints; on the GPU path the maps come back whole and
 //! only their summaries are made here, block by block. So a new problem never holds the
 //! page's thread for more than a slice, and a late answer for an older problem is
-//! dropped (jobs and answers carry the problem's generation).
+//! dropped (the run's `alive()` says whether its problem is still the one wanted).
 
 use super::super::backend::{self, Backend};
+use crate::engine::jobs::BlockJob;
 use crate::engine::lab::{GpuSession, LabParams, LabRun};
-use crate::engine::lab_blocks::{BlockAnswer, BlockJob, LabAssembly};
+use crate::engine::lab_blocks::LabAssembly;
 use crate::tr;
 use crate::ui::worker_pool::{self, WorkerPool};
 use crate::ui::{after_next_paint, now_ms, yield_to_browser};
@@ -80,7 +81,7 @@ impl Runs {
                 if !alive() {
                     return;
                 }
-                let Some(assembly) = place_blocks(assembly, mine, alive).await else { return };
+                let Some(assembly) = place_blocks(assembly, alive).await else { return };
                 match assembly.finish() {
                     Ok(computed) => runs.put(computed, note, now_ms() - t0),
                     Err(e) => {
@@ -125,22 +126,22 @@ impl Runs {
 /// (large problems), then whatever is still missing here in slices between paints, then
 /// merges the blocks' λ-sweep parts, in slices too.
 /// `None` once `alive()` says a newer problem replaced this one.
-async fn place_blocks(assembly: LabAssembly, generation: u64, alive: impl Fn() -> bool + Copy + 'static) -> Option<LabAssembly> {
+async fn place_blocks(assembly: LabAssembly, alive: impl Fn() -> bool + Copy + 'static) -> Option<LabAssembly> {
     // Shared with the answers' handler, which may outlive this call by a moment.
     let shared = Rc::new(RefCell::new(Some(assembly)));
     let job = |a: &LabAssembly| (a.computes_maps() && a.params().n >= WORKERS_FROM_N).then(|| (a.params().clone(), a.missing()));
     // Bound first: the borrow must end before any answer arrives.
     let work = shared.borrow().as_ref().and_then(job);
     if let Some((params, missing)) = work {
-        let jobs = missing.into_iter().map(|rows| BlockJob { generation, params: params.clone(), rows }.to_message()).collect();
+        let jobs = missing.into_iter().map(|rows| BlockJob { params: params.clone(), rows }).collect();
         let target = shared.clone();
-        let answer = move |a: worker_pool::Answer| match BlockAnswer::from_parts(&a.text, a.arrays) {
-            Ok(BlockAnswer { generation: g, block: Ok(block) }) if g == generation && alive() => {
+        let answer = move |_: &BlockJob, block: Result<_, String>| match block {
+            Ok(block) if alive() => {
                 if let Some(Err(e)) = target.borrow_mut().as_mut().map(|t| t.add(block)) {
                     leptos::logging::warn!("a worker's block was refused: {e}");
                 }
             }
-            Ok(BlockAnswer { block: Err(e), .. }) | Err(e) => leptos::logging::warn!("a block failed in a worker: {e}"),
+            Err(e) => leptos::logging::warn!("a block failed in a worker: {e}"),
             Ok(_) => {}
         };
         let left = WorkerPool::get().run(jobs, alive, answer).await;

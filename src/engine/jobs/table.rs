@@ -1,0 +1,50 @@
+//! The worker's one dispatch table: every kind of job, read from its message by its
+//! `_job`, run, and answered, whatever its kind. A new kind of job is one [`Job`] and
+//! one row here.
+
+use super::{decode, encode_answer, AccuracyChunk, BlockJob, ForwardJob, Job, ModelKey, NoiseChartJob, Parts, SweepChunk, WorkerMemory};
+use crate::core::model::Model;
+
+/// A job read from its message, whatever its kind: what it needs, and its answer.
+pub trait Runnable {
+    /// The shipped models to load before [`Runnable::answer`].
+    fn models(&self) -> Vec<ModelKey>;
+    /// Runs the job on `models` (those of [`Runnable::models`], in order) and says its answer.
+    fn answer(&self, models: &[&Model], memory: &mut WorkerMemory) -> Parts;
+}
+
+impl<J: Job> Runnable for J {
+    fn models(&self) -> Vec<ModelKey> {
+        Job::models(self)
+    }
+
+    fn answer(&self, models: &[&Model], memory: &mut WorkerMemory) -> Parts {
+        encode_answer::<J>(self.run(models, memory))
+    }
+}
+
+/// One row of the table: a kind and how to read a job of it.
+pub struct Entry {
+    pub kind: &'static str,
+    read: fn(&str) -> Result<Box<dyn Runnable>, String>,
+}
+
+fn read_as<J: Job>(message: &str) -> Result<Box<dyn Runnable>, String> {
+    decode::<J>(message).map(|job| Box::new(job) as Box<dyn Runnable>)
+}
+
+const fn row<J: Job>() -> Entry {
+    Entry { kind: J::KIND, read: read_as::<J> }
+}
+
+/// Every kind of job a worker runs.
+pub const JOBS: [Entry; 5] = [row::<AccuracyChunk>(), row::<SweepChunk>(), row::<ForwardJob>(), row::<BlockJob>(), row::<NoiseChartJob>()];
+
+/// Any job's message read by the table, or why it is not one of its jobs.
+pub fn read(message: &str) -> Result<Box<dyn Runnable>, String> {
+    let kind = super::Fields::parse(message).get("_job").map(str::to_string);
+    match JOBS.iter().find(|e| Some(e.kind) == kind.as_deref()) {
+        Some(entry) => (entry.read)(message),
+        None => Err(format!("no job of kind {:?}: {}", kind.unwrap_or_default(), message.chars().take(60).collect::<String>())),
+    }
+}
