@@ -5,7 +5,7 @@
 //! (sums of ≤ 70 map entries: 1e-4) and Table 5's magnitudes (attention logits of O(10):
 //! 1e-4 relative).
 
-use difflens::engine::columns::{plan_columns, ColumnRun};
+use difflens::engine::explorer::columns::{plan_columns, ColumnRun};
 use difflens::engine::model::load_checkpoint;
 use difflens::engine::model::CardInfo;
 use difflens::engine::placement::Placement;

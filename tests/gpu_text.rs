@@ -5,7 +5,7 @@
 
 use difflens::core::analysis::max_abs_diff;
 use difflens::core::attention::LambdaOverride;
-use difflens::engine::model_session::ModelLibrary;
+use difflens::engine::model::library::ModelLibrary;
 use difflens::engine::text::run::{v1_override, TextRun};
 use difflens::engine::text::session::load;
 use difflens::engine::text::typed::TypedText;

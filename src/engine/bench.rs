@@ -6,7 +6,6 @@
 //! answers whether to go on: the page stops the benchmark when the reader leaves it,
 //! instead of freezing the next page for seconds.
 
-use super::lab::{GpuSession, LabRun, MapKind};
 use crate::core::attention::{AttentionOptions, MapRequest};
 use crate::core::baseline::BaselineAttention;
 use crate::core::config::{AttentionKind, AttnShape, ModelConfig};
@@ -14,6 +13,7 @@ use crate::core::diff_v1::DiffAttnV1;
 use crate::core::init::{normal_matrix, seeded};
 use crate::core::lab::LabParams;
 use crate::core::model::{ForwardOptions, Model};
+use crate::engine::lab::{GpuSession, LabRun, MapKind};
 use crate::gpu::context::GpuContext;
 use crate::gpu::model::GpuModel;
 use std::future::Future;

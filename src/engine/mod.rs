@@ -3,18 +3,11 @@
 
 pub mod arch;
 pub mod bench;
-pub mod columns;
-pub mod evidence;
+pub mod explorer;
 pub mod jobs;
 pub mod lab;
-pub mod lab_blocks;
-pub mod lab_charts;
-pub mod layer_file;
 pub mod lesson;
-pub mod lesson_facts;
 pub mod model;
-pub mod model_session;
 pub mod placement;
-pub mod prompt_edit;
 pub mod shared;
 pub mod text;

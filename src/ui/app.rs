@@ -2,14 +2,14 @@
 //! presenter and embed mode (`present=1`, `embed=1`) only the page, in large type, with
 //! the controls the link names.
 
-use super::backend::{detect, Backend};
-use super::embed::EmbedCode;
-use super::language::{self, LangSelect};
-use super::offline::Offline;
-use super::pages::{arch::ArchPage, bench::BenchPage, lab::LabPage, lesson::LessonPage, model::ModelPage, text::TextPage};
-use super::route::{Page, Router};
-use super::theme::{self, ThemeSelect};
 use crate::tr;
+use crate::ui::backend::{detect, Backend};
+use crate::ui::embed::EmbedCode;
+use crate::ui::language::{self, LangSelect};
+use crate::ui::offline::Offline;
+use crate::ui::pages::{arch::ArchPage, bench::BenchPage, explorer::ModelPage, lab::LabPage, lesson::LessonPage, text::TextPage};
+use crate::ui::route::{Page, Router};
+use crate::ui::theme::{self, ThemeSelect};
 use leptos::prelude::*;
 
 #[component]
@@ -22,12 +22,12 @@ pub fn App() -> impl IntoView {
         backend.set(found);
     });
     let router = Router::provide();
-    let offline = super::offline::register();
+    let offline = crate::ui::offline::register();
     theme::provide(router.theme.into());
     let lang = language::provide(router.lang.into());
-    super::pages::kept::Kept::provide();
+    crate::ui::pages::explorer::kept::Kept::provide();
     let worker_failure = RwSignal::new(None::<String>);
-    super::worker_pool::show_failures_in(worker_failure);
+    crate::ui::worker_pool::show_failures_in(worker_failure);
     let page = Memo::new(move |_| router.asked.with(|r| r.page));
     let display = Memo::new(move |_| router.asked.with(|r| r.display.clone()));
     let reduced = Memo::new(move |_| display.with(|d| d.reduced()));

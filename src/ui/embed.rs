@@ -1,8 +1,8 @@
 //! "Copy embed code": the `<iframe>` snippet that shows the current page, in its current
 //! state, in embed mode, for a slide or a course page.
 
-use super::route::{permalink, Page, Route, Router};
 use crate::state::display::iframe_snippet;
+use crate::ui::route::{permalink, Page, Route, Router};
 use leptos::prelude::*;
 
 #[component]

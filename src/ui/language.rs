@@ -1,6 +1,6 @@
 //! The page's language: the one the link or the header's choice names (`lang=`), else the
 //! browser's (`navigator.languages`). The shell draws the page again when it changes
-//! ([`super::app`], which also sets the language every lookup uses); what the reader
+//! ([`crate::ui::app`], which also sets the language every lookup uses); what the reader
 //! loaded from disk lives above that (`pages::kept`).
 
 use crate::i18n::Lang;
@@ -39,7 +39,7 @@ pub fn provide(chosen: Signal<Option<Lang>>) -> Memo<Lang> {
 /// own language; kept in the link (`lang=`).
 #[component]
 pub fn LangSelect() -> impl IntoView {
-    let router = super::route::Router::get();
+    let router = crate::ui::route::Router::get();
     let value = move || router.lang.get().map_or("auto", Lang::slug);
     let pick = move |ev: leptos::ev::Event| router.set_lang(Lang::parse(&event_target_value(&ev)));
     let options = std::iter::once(("auto", tr!("lang-auto"))).chain(Lang::ALL.into_iter().map(|l| (l.slug(), l.own_name().to_string())));

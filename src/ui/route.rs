@@ -15,7 +15,7 @@ pub fn current() -> Route {
 /// The address bar's route, its notices written in the language it asks for (or the
 /// browser's): the language is chosen before anything on the page is said.
 fn arrived() -> Route {
-    crate::i18n::set(super::language::resolve(current().display.lang));
+    crate::i18n::set(crate::ui::language::resolve(current().display.lang));
     current()
 }
 

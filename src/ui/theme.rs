@@ -54,7 +54,7 @@ pub fn palette() -> Palette {
 /// The header's theme choice: the system's, light or dark; kept in the link (`theme=`).
 #[component]
 pub fn ThemeSelect() -> impl IntoView {
-    let router = super::route::Router::get();
+    let router = crate::ui::route::Router::get();
     let value = move || router.theme.get().map_or("auto", Theme::slug);
     let pick = move |ev: leptos::ev::Event| router.set_theme(Theme::parse(&event_target_value(&ev)));
     view! {

@@ -8,7 +8,7 @@
 //! transferred buffers beside the text.
 
 use crate::engine::jobs::{self, Parts, WorkerMemory};
-use crate::engine::model_session::ModelLibrary;
+use crate::engine::model::library::ModelLibrary;
 use crate::engine::shared::Model;
 use std::cell::RefCell;
 use std::rc::Rc;

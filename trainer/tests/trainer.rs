@@ -80,7 +80,7 @@ fn walk(dir: &Path) -> u64 {
 /// equal, Table 3's weights within 1e-6 (sums of the same f32s, in f64), Table 5 equal.
 #[test]
 fn the_page_computes_the_papers_tables_as_the_evaluation_does() {
-    use difflens::engine::evidence::{AccuracyRun, DepthSweep, Magnitudes, DEPTHS};
+    use difflens::engine::explorer::evidence::{AccuracyRun, DepthSweep, Magnitudes, DEPTHS};
     use difflens_trainer::configs::TRAIN_CONTEXT;
     use difflens_trainer::eval::{accuracy, attention_weights, magnitudes, prompts};
     let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../www/models");

@@ -2,10 +2,10 @@
 //! seeded prompts, through the three shipped models; it answers each model's queries
 //! answered right and asked.
 
-use super::fields::numbers;
-use super::{with_link, Fields, Job, ModelKey, Pairs, WorkerMemory};
 use crate::core::model::Model;
-use crate::engine::evidence::{fresh_prompts, run_spec, AccuracyRun};
+use crate::engine::explorer::evidence::{fresh_prompts, run_spec, AccuracyRun};
+use crate::engine::jobs::fields::numbers;
+use crate::engine::jobs::{with_link, Fields, Job, ModelKey, Pairs, WorkerMemory};
 use crate::engine::model::forward_options;
 use crate::state::model_state::{AttentionKind, ModelState};
 use std::ops::Range;

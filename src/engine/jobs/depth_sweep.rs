@@ -4,11 +4,11 @@
 //! The page adds the chunks in a fixed order (depth, then first prompt), whatever order
 //! they arrive in and wherever they ran, so the curves do not depend on the pool's size.
 
-use super::accuracy::{chunks, shipped_models};
-use super::fields::numbers;
-use super::{with_link, Fields, Job, ModelKey, Pairs, WorkerMemory};
 use crate::core::model::Model;
-use crate::engine::evidence::{depth_prompts, run_spec, DepthSweep, Net, DEPTHS};
+use crate::engine::explorer::evidence::{depth_prompts, run_spec, DepthSweep, Net, DEPTHS};
+use crate::engine::jobs::accuracy::{chunks, shipped_models};
+use crate::engine::jobs::fields::numbers;
+use crate::engine::jobs::{with_link, Fields, Job, ModelKey, Pairs, WorkerMemory};
 use crate::engine::model::forward_options;
 use crate::state::model_state::ModelState;
 use std::collections::BTreeMap;

@@ -1,6 +1,6 @@
 //! A message's pairs, read by key: the one place that says what is missing or malformed.
 
-use super::Pairs;
+use crate::engine::jobs::Pairs;
 use crate::state::model_state::ModelState;
 use crate::state::query;
 

@@ -5,9 +5,9 @@
 //! residual stream included, so a λ drag afterwards resumes from it on the page exactly
 //! as from a pass made there.
 
-use super::output_codec::{decode, encode};
-use super::{with_link, Fields, Job, ModelKey, Pairs, WorkerMemory};
 use crate::core::model::{Model, ModelOutput};
+use crate::engine::jobs::output_codec::{decode, encode};
+use crate::engine::jobs::{with_link, Fields, Job, ModelKey, Pairs, WorkerMemory};
 use crate::engine::model::{forward_options, prompt_for, weights_message};
 use crate::state::model_state::{AttentionKind, ModelState};
 

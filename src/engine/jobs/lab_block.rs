@@ -2,10 +2,10 @@
 //! parameters, from which the worker makes the same inputs, and the rows. It answers
 //! both maps' rows, both pooled bands and the block's summary.
 
-use super::{Fields, Job, Pairs, WorkerMemory};
 use crate::core::lab::{self, LabParams, RowSummary, SweepPart};
 use crate::core::model::Model;
-use crate::engine::lab_blocks::Block;
+use crate::engine::jobs::{Fields, Job, Pairs, WorkerMemory};
+use crate::engine::lab::blocks::Block;
 use std::ops::Range;
 
 #[derive(Clone, Debug, PartialEq)]

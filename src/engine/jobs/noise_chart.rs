@@ -4,10 +4,10 @@
 //! chart shows them together. Each part is exactly what the page's own `SlowCharts`
 //! computes.
 
-use super::fields::numbers;
-use super::{Fields, Job, Pairs, WorkerMemory};
 use crate::core::lab::{LabParams, NoiseMassPoint, NoiseSweepPoint};
 use crate::core::model::Model;
+use crate::engine::jobs::fields::numbers;
+use crate::engine::jobs::{Fields, Job, Pairs, WorkerMemory};
 use crate::engine::lab::{context_lengths, noise_mass_point, noise_point};
 
 /// Which part of the charts a job computes.

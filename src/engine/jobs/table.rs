@@ -2,8 +2,8 @@
 //! `_job`, run, and answered, whatever its kind. A new kind of job is one [`Job`] and
 //! one row here.
 
-use super::{decode, encode_answer, AccuracyChunk, BlockJob, ForwardJob, Job, ModelKey, NoiseChartJob, Parts, SweepChunk, WorkerMemory};
 use crate::core::model::Model;
+use crate::engine::jobs::{decode, encode_answer, AccuracyChunk, BlockJob, ForwardJob, Job, ModelKey, NoiseChartJob, Parts, SweepChunk, WorkerMemory};
 
 /// A job read from its message, whatever its kind: what it needs, and its answer.
 pub trait Runnable {
@@ -42,7 +42,7 @@ pub const JOBS: [Entry; 5] = [row::<AccuracyChunk>(), row::<SweepChunk>(), row::
 
 /// Any job's message read by the table, or why it is not one of its jobs.
 pub fn read(message: &str) -> Result<Box<dyn Runnable>, String> {
-    let kind = super::Fields::parse(message).get("_job").map(str::to_string);
+    let kind = crate::engine::jobs::Fields::parse(message).get("_job").map(str::to_string);
     match JOBS.iter().find(|e| Some(e.kind) == kind.as_deref()) {
         Some(entry) => (entry.read)(message),
         None => Err(format!("no job of kind {:?}: {}", kind.unwrap_or_default(), message.chars().take(60).collect::<String>())),

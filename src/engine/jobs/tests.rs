@@ -2,11 +2,11 @@
 //! the page would send and read it, and gives what the page computes itself, bit for
 //! bit; every damaged job or answer is refused with a reason, never a panic.
 
-use super::table::{self, JOBS};
-use super::*;
-use crate::engine::evidence::{fresh_prompts, run_spec, AccuracyRun, DepthSweep, Net, DEPTHS};
-use crate::engine::lab_blocks::{blocks, LabAssembly};
-use crate::engine::lab_charts::{SlowCharts, Step};
+use crate::engine::explorer::evidence::{fresh_prompts, run_spec, AccuracyRun, DepthSweep, Net, DEPTHS};
+use crate::engine::jobs::table::{self, JOBS};
+use crate::engine::jobs::*;
+use crate::engine::lab::blocks::{blocks, LabAssembly};
+use crate::engine::lab::charts::{SlowCharts, Step};
 use crate::engine::model::{explain_prompt, forward_options, prompt_for, render};
 use crate::state::model_state::{AttentionKind, ModelState, V2Lambda};
 

@@ -2,12 +2,12 @@
 //! layer or head redraws without running again), each character's loss, the next
 //! character's top five, and the caption's numbers.
 
-use super::typed::TypedText;
 use crate::core::attention::{HeadMaps, LambdaOverride, LambdaTrace, MapRequest};
 use crate::core::char_lm::{next_token_losses, top_k};
 use crate::core::char_vocab::CharVocab;
 use crate::core::config::AttentionKind;
 use crate::core::model::{ForwardOptions, Model, ModelOutput};
+use crate::engine::text::typed::TypedText;
 use crate::gpu::context::GpuContext;
 use crate::gpu::model::GpuModel;
 
@@ -52,7 +52,7 @@ impl TextRun {
             return Err(crate::tr!("text-empty"));
         }
         let opts = ForwardOptions { maps: MapRequest::All, lambda: lambda.clone(), ..Default::default() };
-        let output = model.forward(&typed.tokens, &opts).map_err(|e| super::super::model::weights_message(&e))?;
+        let output = model.forward(&typed.tokens, &opts).map_err(|e| crate::engine::model::weights_message(&e))?;
         Ok(Self::from_output(model.config.attention, vocab, typed, output, lambda))
     }
 
@@ -84,7 +84,7 @@ impl TextRun {
             earlier
         } else {
             let opts = ForwardOptions { maps: MapRequest::All, lambda: self.lambda.clone(), ..Default::default() };
-            match model.extend(&earlier, &typed.tokens, &opts).map_err(|e| super::super::model::weights_message(&e))? {
+            match model.extend(&earlier, &typed.tokens, &opts).map_err(|e| crate::engine::model::weights_message(&e))? {
                 Some(output) => output,
                 None => return Self::of(model, vocab, typed, self.lambda.clone()),
             }

@@ -2,11 +2,11 @@
 //! one checkpoint, fetched through the caller's `fetch` (the browser's in the page, files
 //! on disk in the tests); and what `eval.json` says of them on the held-out plays.
 
-use super::FOLDER;
 use crate::core::char_vocab::CharVocab;
 use crate::core::config::AttentionKind;
 use crate::core::model::Model;
-use crate::engine::model_session::ModelLibrary;
+use crate::engine::model::library::ModelLibrary;
+use crate::engine::text::FOLDER;
 use serde::Deserialize;
 use std::future::Future;
 use std::rc::Rc;
@@ -42,9 +42,9 @@ where
 
 impl TextModels {
     /// Model `i`'s column on `text` with its learnt λ (the lesson's figure).
-    pub fn run(&self, i: usize, text: &str) -> Result<super::run::TextRun, String> {
-        let typed = super::typed::TypedText::of(&self.vocab, text);
-        super::run::TextRun::of(&self.models[i], &self.vocab, typed, crate::core::attention::LambdaOverride::Learnt)
+    pub fn run(&self, i: usize, text: &str) -> Result<crate::engine::text::run::TextRun, String> {
+        let typed = crate::engine::text::typed::TypedText::of(&self.vocab, text);
+        crate::engine::text::run::TextRun::of(&self.models[i], &self.vocab, typed, crate::core::attention::LambdaOverride::Learnt)
     }
 }
 

@@ -1,9 +1,9 @@
-//! A typed text as the models read it: its last characters (the [`window`](super::window)), each a token of
+//! A typed text as the models read it: its last characters (the [`window`](crate::engine::text::window)), each a token of
 //! the shared vocabulary (a character outside it becomes the unknown symbol), and what
 //! the page must say about it (cut, unknown characters, empty).
 
-use super::window;
 use crate::core::char_vocab::{CharVocab, UNKNOWN, UNKNOWN_GLYPH};
+use crate::engine::text::window;
 use crate::state::text_state::last_chars;
 
 #[derive(Clone, Debug, PartialEq)]

@@ -7,13 +7,13 @@
 //! goes on from its last [`REFILL`] characters, run whole once, and appends again: a
 //! window of 96 to 128 characters, rather than a whole 128-character pass per character.
 
-use super::typed::TypedText;
-use super::{CONTEXT, STEP};
 use crate::core::attention::LambdaOverride;
 use crate::core::char_lm::probabilities;
 use crate::core::char_vocab::{CharVocab, UNKNOWN};
 use crate::core::init::seeded;
 use crate::core::model::{ForwardOptions, Model, ModelOutput};
+use crate::engine::text::typed::TypedText;
+use crate::engine::text::{CONTEXT, STEP};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -78,7 +78,7 @@ impl Writer {
     /// Model `i` (`model`) writes one more character after what it has read; returns it.
     pub fn step(&mut self, i: usize, model: &Model, vocab: &CharVocab, lambda: &LambdaOverride) -> Result<char, String> {
         let opts = ForwardOptions { lambda: lambda.clone(), ..Default::default() };
-        let message = |e: crate::core::weights::WeightsError| super::super::model::weights_message(&e);
+        let message = |e: crate::core::weights::WeightsError| crate::engine::model::weights_message(&e);
         let (tokens, out) = match self.windows[i].take() {
             Some((tokens, earlier)) if tokens.len() <= CONTEXT => match model.extend(&earlier, &tokens, &opts).map_err(message)? {
                 Some(out) => (tokens, out),
@@ -101,7 +101,7 @@ impl Writer {
     }
 
     fn whole(model: &Model, tokens: Vec<u32>, opts: &ForwardOptions) -> Result<(Vec<u32>, ModelOutput), String> {
-        let out = model.forward(&tokens, opts).map_err(|e| super::super::model::weights_message(&e))?;
+        let out = model.forward(&tokens, opts).map_err(|e| crate::engine::model::weights_message(&e))?;
         Ok((tokens, out))
     }
 }

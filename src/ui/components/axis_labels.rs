@@ -2,7 +2,7 @@
 //! left. Drawn on canvases at the screen's pixel density; which tokens get a label when
 //! the cells are smaller than the text is `viz::labels::place`'s choice.
 
-use super::canvas::context_2d;
+use crate::ui::components::canvas::context_2d;
 use crate::ui::theme;
 use crate::viz::labels::{place, AxisLabel, Emphasis};
 use crate::viz::palette::{css, Palette};
@@ -37,7 +37,7 @@ fn weight(e: Emphasis) -> &'static str {
 /// token under the crosshair, always labelled and highlighted.
 fn paint(canvas: &web_sys::HtmlCanvasElement, (w, h): (f64, f64), axis: Axis, labels: &[AxisLabel], hovered: Option<usize>, pal: &Palette) -> Option<()> {
     let dpr = web_sys::window()?.device_pixel_ratio().max(1.0);
-    super::heatmap::set_size(canvas, (w * dpr).round() as u32, (h * dpr).round() as u32);
+    crate::ui::components::heatmap::set_size(canvas, (w * dpr).round() as u32, (h * dpr).round() as u32);
     let ctx = context_2d(canvas)?;
     ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0).ok()?;
     ctx.clear_rect(0.0, 0.0, w, h);

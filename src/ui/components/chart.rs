@@ -9,7 +9,7 @@
 //! measures every label by laying out a hidden element (a forced layout of the page),
 //! which a chart redrawn on every frame of a drag cannot afford.
 
-use super::download;
+use crate::ui::components::download;
 use crate::ui::theme;
 use crate::viz::palette::{css, Palette, Rgb};
 use crate::viz::{export, ticks};
@@ -165,7 +165,7 @@ fn font(size_css: f64, fit: &Fit) -> FontDesc<'static> {
 /// Width in canvas px of `text` at `size_css` (the 2D context's own measure: plotters'
 /// lays out a hidden element per call).
 fn text_width(canvas: &web_sys::HtmlCanvasElement, text: &str, size_css: f64, fit: &Fit) -> f64 {
-    super::canvas::context_2d(canvas)
+    crate::ui::components::canvas::context_2d(canvas)
         .and_then(|ctx| {
             ctx.set_font(&format!("{}px sans-serif", size_css * fit.dpr));
             ctx.measure_text(text).ok()
@@ -477,7 +477,7 @@ fn export_csv(spec: &ChartSpec) -> String {
 
 /// The canvas's 2D context, cleared.
 fn cleared(canvas: &web_sys::HtmlCanvasElement) -> Option<web_sys::CanvasRenderingContext2d> {
-    let ctx = super::canvas::context_2d(canvas)?;
+    let ctx = crate::ui::components::canvas::context_2d(canvas)?;
     ctx.clear_rect(0.0, 0.0, canvas.width() as f64, canvas.height() as f64);
     Some(ctx)
 }

@@ -2,10 +2,10 @@
 //! canvas call per cell), with a colour bar marked at round values and named, axes, signal-key ticks, a crosshair shared
 //! with its sibling maps, keyboard navigation, and PNG, SVG and CSV downloads.
 
-use super::axis_labels::{Axis, AxisLabelStrip};
-use super::canvas::context_2d;
-use super::download;
-use super::heatmap_export;
+use crate::ui::components::axis_labels::{Axis, AxisLabelStrip};
+use crate::ui::components::canvas::context_2d;
+use crate::ui::components::download;
+use crate::ui::components::heatmap_export;
 use crate::ui::theme;
 use crate::viz::colormap::Scale;
 use crate::viz::labels::{AxisLabel, MAX_LABELLED};

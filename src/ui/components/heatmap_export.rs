@@ -13,7 +13,7 @@ pub fn png(map: &web_sys::HtmlCanvasElement, bar: &web_sys::HtmlCanvasElement, f
     let canvas: web_sys::HtmlCanvasElement = document.create_element("canvas").ok()?.dyn_into().ok()?;
     canvas.set_width((WIDTH * S) as u32);
     canvas.set_height((HEIGHT * S) as u32);
-    let ctx = super::canvas::context_2d(&canvas)?;
+    let ctx = crate::ui::components::canvas::context_2d(&canvas)?;
     ctx.scale(S, S).ok()?;
     ctx.set_fill_style_str("#ffffff");
     ctx.fill_rect(0.0, 0.0, WIDTH, HEIGHT);

@@ -10,4 +10,5 @@ pub mod heatmap_export;
 pub mod notice;
 pub mod readout;
 pub mod slider;
+pub mod status_line;
 pub mod thumbnail;

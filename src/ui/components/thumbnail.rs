@@ -1,6 +1,6 @@
 //! A map as a small canvas (a head grid's button face), repainted when its map changes.
 
-use super::heatmap::{paint, PooledMap};
+use crate::ui::components::heatmap::{paint, PooledMap};
 use leptos::html;
 use leptos::prelude::*;
 

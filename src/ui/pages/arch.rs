@@ -1,11 +1,11 @@
 //! The architecture calculator: parameter counts and KV-cache sizes of baseline,
 //! DIFF V1 and DIFF V2 for a config the student types in (the lesson's step 5).
 
-use super::super::components::notice::{NoticeBar, StateNotes};
-use super::super::route::{Page, Router};
 use crate::engine::arch::{count, difference, lambda_init_for_depth, ArchConfig, Variant};
 use crate::state::arch_state::{self, Field, FIELDS, RANGE};
 use crate::tr;
+use crate::ui::components::notice::{NoticeBar, StateNotes};
+use crate::ui::route::{Page, Router};
 use leptos::prelude::*;
 
 #[component]

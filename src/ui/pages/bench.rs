@@ -35,7 +35,7 @@ pub fn BenchPage() -> impl IntoView {
             leptos::task::spawn_local(async move {
                 let report = async {
                     let cpu = cpu_report(&now_ms, &pause).await?;
-                    let gpu = gpu_report(super::super::backend::gpu(), &now_ms, &pause).await?;
+                    let gpu = gpu_report(crate::ui::backend::gpu(), &now_ms, &pause).await?;
                     Ok::<_, Stopped>(format!(r#"{{"cpu": {cpu}, "webgpu": {gpu}}}"#))
                 };
                 if let Ok(json) = report.await {

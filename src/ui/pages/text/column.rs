@@ -3,16 +3,16 @@
 //! the characters with the last row outlined, a caption computed from the map, and what
 //! the model wrote on.
 
-use super::super::super::components::download;
-use super::super::super::components::heatmap::{Heatmap, Hover, PooledMap};
-use super::super::explorer::kind_title;
-use super::grid::TextHeadGrid;
-use super::session::TextSession;
 use crate::engine::shared::AttentionKind;
 use crate::engine::text::run::{TextRun, NEAR};
 use crate::engine::text::typed::show_char;
 use crate::state::text_state::TextState;
 use crate::tr;
+use crate::ui::components::download;
+use crate::ui::components::heatmap::{Heatmap, Hover, PooledMap};
+use crate::ui::format::kind_title;
+use crate::ui::pages::text::grid::TextHeadGrid;
+use crate::ui::pages::text::session::TextSession;
 use crate::viz::colormap::{Contrast, Scale};
 use crate::viz::labels::{AxisLabel, Emphasis};
 use leptos::prelude::*;

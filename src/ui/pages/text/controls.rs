@@ -2,12 +2,12 @@
 //! λ in that layer and DIFF V2's λ scaled or pinned (each with a way back to the learnt
 //! one), where the passes run, and "Write on" with its sampling.
 
-use super::super::super::components::compute_on::ComputeOnSelect;
-use super::super::super::components::slider::Slider;
-use super::session::TextSession;
 use crate::state::model_state::V2Lambda;
 use crate::state::text_state::{TextKnob, TextState, CHECKPOINT, HEAD, LAYER, SEED, TEMPERATURE, TOP_K, V1_LAMBDA, V2_PIN, V2_SCALE};
 use crate::tr;
+use crate::ui::components::compute_on::ComputeOnSelect;
+use crate::ui::components::slider::Slider;
+use crate::ui::pages::text::session::TextSession;
 use leptos::prelude::*;
 
 /// A slider for one knob of the state table; `shown` says its value in words.

@@ -4,14 +4,14 @@
 //! explorer's grid, the buttons stay while the model's shape does and follow the column a
 //! frame late, so a keystroke's frame shows the strip and the maps first.
 
-use super::super::super::components::heatmap::PooledMap;
-use super::super::super::components::thumbnail::Thumbnail;
-use super::column::pooled;
 use crate::engine::shared::AttentionKind;
 use crate::engine::text::run::{TextRun, NEAR};
 use crate::state::text_state::TextState;
 use crate::tr;
 use crate::ui::after_paint;
+use crate::ui::components::heatmap::PooledMap;
+use crate::ui::components::thumbnail::Thumbnail;
+use crate::ui::pages::text::column::pooled;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -30,7 +30,7 @@ pub fn TextHeadGrid(kind: AttentionKind, state: RwSignal<TextState>, run: Signal
             .collect_view()
     };
     view! {
-        <div class="head-grid" id=format!("text-grid-{}", kind.slug()) role="group" aria-label=tr!("grid-heads-of", model = super::super::explorer::kind_title(kind))>
+        <div class="head-grid" id=format!("text-grid-{}", kind.slug()) role="group" aria-label=tr!("grid-heads-of", model = crate::ui::format::kind_title(kind))>
             <p class="axis-note">{tr!("text-grid-explain", near = NEAR)}</p>
             {grid}
         </div>

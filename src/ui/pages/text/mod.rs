@@ -7,12 +7,12 @@ mod grid;
 mod results;
 mod session;
 
-use super::super::components::notice::{NoticeBar, StateNotes};
-use super::super::route::{Page, Router};
-use super::explorer::{Status, StatusLine};
 use crate::engine::text::{CONTEXT, STEP};
 use crate::state::text_state::TextState;
 use crate::tr;
+use crate::ui::components::notice::{NoticeBar, StateNotes};
+use crate::ui::components::status_line::{Status, StatusLine};
+use crate::ui::route::{Page, Router};
 use column::TextColumn;
 use controls::TextControls;
 use leptos::prelude::*;
@@ -62,7 +62,7 @@ fn text_notices(session: TextSession) -> Vec<String> {
 #[component]
 pub fn TextPage() -> impl IntoView {
     let (state, notes) = linked_state(Router::get());
-    let backend = super::super::backend::from_context();
+    let backend = crate::ui::backend::from_context();
     let session = TextSession::new(state, backend);
     let timing = move || session.last_ms.get().map(|ms| tr!("text-timing", ms = format!("{ms:.0}")));
     // Only a new text sets the box's value (setting it, even unchanged, is work for the browser).

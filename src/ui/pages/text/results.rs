@@ -2,11 +2,12 @@
 //! and bits per character, and each DIFF model's difference from the baseline with its
 //! 95% interval, said plainly, whichever way it went.
 
-use super::super::explorer::{fetch_bytes, kind_title};
 use crate::engine::shared::AttentionKind;
 use crate::engine::text::session::EvalSummary;
 use crate::engine::text::FOLDER;
 use crate::tr;
+use crate::ui::format::kind_title;
+use crate::ui::model_files::fetch_bytes;
 use leptos::prelude::*;
 use std::cmp::Ordering;
 

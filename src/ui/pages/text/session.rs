@@ -6,8 +6,7 @@
 //! "Write on" one character per model per task until stopped (on the CPU core, which
 //! keeps each model's keys and values and computes one new row per character).
 
-use super::super::explorer::{fetch_bytes, Status};
-use crate::engine::model_session::ModelLibrary;
+use crate::engine::model::library::ModelLibrary;
 use crate::engine::placement::Placement;
 use crate::engine::shared::AttentionKind;
 use crate::engine::shared::CharVocab;
@@ -21,6 +20,8 @@ use crate::state::model_state::V2Lambda;
 use crate::state::text_state::TextState;
 use crate::tr;
 use crate::ui::backend::{self, Backend};
+use crate::ui::components::status_line::Status;
+use crate::ui::model_files::fetch_bytes;
 use crate::ui::{now_ms, yield_to_browser};
 use leptos::prelude::*;
 use std::rc::Rc;

@@ -2,21 +2,21 @@
 //! core (N ≤ 256: a few milliseconds) when the step opens, and its sentence is made from
 //! that problem (`engine::lesson_facts`), so the text stays true wherever the slider is.
 
-use super::super::components::chart::{Chart, ChartSpec, Series, BLUE};
-use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
-use super::super::components::readout::readable;
-use super::super::components::slider::Slider;
-use super::lab::{context_chart, lambda_chart, lambda_marker};
-use super::lesson_models::{ModelsFigure, PaperFigure};
-use super::lesson_text::TextFigure;
 use crate::engine::arch::ArchConfig;
 use crate::engine::lab::{context_lengths, noise_mass_point, LabRun, MapKind};
+use crate::engine::lesson::facts::{branches_sentence, context_sentence, cost_rows, cost_sentence, failure_sentence, lambda_init_table, noise_correlation, ChooseFacts, RowFacts, SubtractFacts};
 use crate::engine::lesson::{Figure, Step, STEPS};
-use crate::engine::lesson_facts::{branches_sentence, context_sentence, cost_rows, cost_sentence, failure_sentence, lambda_init_table, noise_correlation, ChooseFacts, RowFacts, SubtractFacts};
 use crate::state::lab_state::LabState;
 use crate::state::lesson_state::LessonState;
 use crate::state::route::{Page, Route};
 use crate::tr;
+use crate::ui::components::chart::{Chart, ChartSpec, Series, BLUE};
+use crate::ui::components::heatmap::{Heatmap, Hover, PooledMap};
+use crate::ui::components::readout::readable;
+use crate::ui::components::slider::Slider;
+use crate::ui::pages::lab::{context_chart, lambda_chart, lambda_marker};
+use crate::ui::pages::lesson::models::{ModelsFigure, PaperFigure};
+use crate::ui::pages::lesson::text_step::TextFigure;
 use crate::viz::colormap::{Contrast, Scale};
 use leptos::prelude::*;
 use std::sync::Arc;

@@ -2,9 +2,9 @@
 //! (the README's whole-model format), chosen or dropped, read in the page and never sent
 //! anywhere; every problem is named with its file (and tensor and shape, from the loader).
 
-use super::explorer::Library;
 use crate::engine::model::load_user_model;
 use crate::tr;
+use crate::ui::model_files::Library;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -39,7 +39,7 @@ async fn load(files: Vec<web_sys::File>) -> Result<(crate::engine::model::Model,
 #[component]
 pub fn OwnModelPanel(library: Library, own: RwSignal<Option<OwnModel>>) -> impl IntoView {
     let message = RwSignal::new(None::<(bool, String)>);
-    let loads = super::kept::Kept::get().own_loads;
+    let loads = crate::ui::pages::explorer::kept::Kept::get().own_loads;
     let take = move |files: Vec<web_sys::File>| {
         message.set(Some((false, tr!("own-reading"))));
         leptos::task::spawn_local(async move {

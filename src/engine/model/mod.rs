@@ -1,7 +1,8 @@
 //! The model explorer's computations: reading a shipped model card and checkpoint, and
 //! running a retrieval prompt through the model with every map kept.
 
-use super::evidence::{Magnitudes, Net, NetWeights};
+pub mod library;
+
 /// What the explorer reads of the core, through the engine.
 pub use crate::core::attention::LambdaTrace;
 use crate::core::attention::{LambdaOverride, MapRequest};
@@ -13,6 +14,7 @@ pub use crate::core::model::ModelOutput;
 use crate::core::retrieval::{self, PromptSpec};
 pub use crate::core::retrieval::{render, word, Prompt};
 use crate::core::weights::{TensorStore, WeightsError};
+use crate::engine::explorer::evidence::{Magnitudes, Net, NetWeights};
 use crate::state::model_state::{AttentionKind, ModelState};
 use crate::tr;
 use crate::viz::labels::{AxisLabel, Emphasis};
@@ -233,7 +235,7 @@ pub fn explain(model: &Model, state: &ModelState) -> Result<Explained, String> {
     explain_prompt(model, prompt_for(state), &forward_options(state, model.config.attention))
 }
 
-pub use super::columns::{explain_each, ColumnRun};
+pub use crate::engine::explorer::columns::{explain_each, ColumnRun};
 
 /// DIFF V1's learnt λ of each layer (`None` for other kinds): where the override starts.
 pub fn learnt_lambdas(model: &Model) -> Vec<Option<f32>> {

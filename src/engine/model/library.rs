@@ -3,10 +3,10 @@
 //! with its tolerances in one place. The fetching itself is the caller's (the browser's
 //! `fetch` in the page, files on disk in the tests), so all of this runs natively.
 
-use super::model::{load_checkpoint, CardInfo, CheckpointInfo, Explained};
 use crate::core::analysis::max_abs_diff;
 use crate::core::attention::MapRequest;
 use crate::core::model::{Model, ModelOutput};
+use crate::engine::model::{load_checkpoint, CardInfo, CheckpointInfo, Explained};
 use crate::gpu::context::GpuContext;
 use crate::gpu::model::GpuModel;
 use std::cell::RefCell;

@@ -8,7 +8,7 @@
 //! compiling would keep the columns off screen longer than computing them here), and the
 //! pool is started for the next prompt.
 
-use crate::engine::columns::ColumnJob;
+use crate::engine::explorer::columns::ColumnJob;
 use crate::engine::jobs::ForwardJob;
 use crate::engine::model::ModelOutput;
 use crate::state::model_state::{column_of, AttentionKind, ModelState};

@@ -2,9 +2,9 @@
 //! its learnt value) and its per-head norm on or off; DIFF V2's per-token λ scaled or
 //! pinned to one value; λ = 0 for either. The model reruns while a slider moves.
 
-use super::compare::Columns;
 use crate::state::model_state::{column_of, AttentionKind, ModelState, V2Lambda, V1_LAMBDA_RANGE, V2_PIN_RANGE, V2_SCALE_RANGE};
 use crate::tr;
+use crate::ui::pages::explorer::compare::Columns;
 use leptos::prelude::*;
 
 #[component]

@@ -3,10 +3,10 @@
 //! where its placement says: the CPU core (on the page, or a whole pass in a background
 //! worker, `forward_job`), or WebGPU with the CPU core taking over if the GPU fails.
 
-use super::model::{explain_prompt, explained_of, forward_options, prompt_for, prompt_spec, Explained, ForwardOptions, Model, Prompt};
-use super::placement::Placement;
 use crate::core::model::ModelOutput;
 use crate::core::retrieval::PromptSpec;
+use crate::engine::model::{explain_prompt, explained_of, forward_options, prompt_for, prompt_spec, Explained, ForwardOptions, Model, Prompt};
+use crate::engine::placement::Placement;
 use crate::gpu::context::GpuContext;
 use crate::gpu::model::GpuModel;
 use crate::state::model_state::ModelState;

@@ -2,13 +2,13 @@
 //! a whole-model checkpoint, run on a random or uploaded `x`; each head's A1, A2 and
 //! A1 − λ·A2. The file is read in the page and never sent anywhere.
 
-use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
-use super::super::components::readout::readable;
-use super::own_model::{bytes_of, files_of};
-use crate::engine::layer_file::{load_layer, random_x, read_x, run_layer, LayerChoice, MAX_TOKENS};
+use crate::engine::explorer::layer_file::{load_layer, random_x, read_x, run_layer, LayerChoice, MAX_TOKENS};
 use crate::engine::shared::{LambdaTrace, LayerOutput};
 use crate::state::model_state::AttentionKind;
 use crate::tr;
+use crate::ui::components::heatmap::{Heatmap, Hover, PooledMap};
+use crate::ui::components::readout::readable;
+use crate::ui::pages::explorer::own_model::{bytes_of, files_of};
 use crate::viz::colormap::{Contrast, Scale};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -95,7 +95,7 @@ impl LayerKept {
 
 #[component]
 pub fn LayerView() -> impl IntoView {
-    let LayerKept { layer_file, x_file, settings, head } = super::kept::Kept::get().layer;
+    let LayerKept { layer_file, x_file, settings, head } = crate::ui::pages::explorer::kept::Kept::get().layer;
     let shown = RwSignal::new(None::<Result<Arc<Shown>, String>>);
     Effect::new(move |_| {
         let Some(file) = layer_file.get() else { return };

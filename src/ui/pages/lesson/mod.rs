@@ -3,13 +3,17 @@
 //! in the lab, the calculator or the explorer. ←/→ and Page Up/Down (what slide clickers
 //! send) move between steps; the step and its slider are in the link.
 
-use super::super::components::notice::{NoticeBar, StateNotes};
-use super::super::route::{Page, Route, Router};
-use super::lesson_figures::StepFigure;
+mod figures;
+mod models;
+mod text_step;
+
 use crate::engine::lesson::{self, pieces, Opens, Piece, Step, CITATIONS, GLOSSARY, STEPS};
 use crate::state::lesson_state::LessonState;
 use crate::state::model_state::ModelState;
 use crate::tr;
+use crate::ui::components::notice::{NoticeBar, StateNotes};
+use crate::ui::pages::lesson::figures::StepFigure;
+use crate::ui::route::{Page, Route, Router};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 

@@ -6,11 +6,11 @@
 //! page's thread for more than a slice, and a late answer for an older problem is
 //! dropped (the run's `alive()` says whether its problem is still the one wanted).
 
-use super::super::backend::{self, Backend};
 use crate::engine::jobs::BlockJob;
+use crate::engine::lab::blocks::LabAssembly;
 use crate::engine::lab::{GpuSession, LabParams, LabRun};
-use crate::engine::lab_blocks::LabAssembly;
 use crate::tr;
+use crate::ui::backend::{self, Backend};
 use crate::ui::worker_pool::{self, WorkerPool};
 use crate::ui::{after_next_paint, now_ms, yield_to_browser};
 use leptos::prelude::*;

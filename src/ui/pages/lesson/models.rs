@@ -1,13 +1,15 @@
 //! The lesson's last two figures: the three shipped models on one prompt (the explorer's
 //! default), and the paper's numbers beside what our models do with that prompt.
 
-use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
-use super::explorer::{cell_text, kind_title, signed, Library, Status, StatusLine};
+use crate::engine::lesson::facts::{negative_lambda_note, ModelFacts};
 use crate::engine::lesson::paper;
-use crate::engine::lesson_facts::{negative_lambda_note, ModelFacts};
 use crate::engine::model::{explain_each, Explained};
 use crate::state::model_state::{AttentionKind, ModelState};
 use crate::tr;
+use crate::ui::components::heatmap::{Heatmap, Hover, PooledMap};
+use crate::ui::components::status_line::{Status, StatusLine};
+use crate::ui::format::{cell_text, kind_title, signed};
+use crate::ui::model_files::Library;
 use crate::viz::colormap::{Contrast, Scale};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -137,7 +139,7 @@ pub fn PaperFigure() -> impl IntoView {
         four.with(|f| {
             f.as_ref()
                 .and_then(|f| f.iter().find(|m| m.kind == kind))
-                .map(|m| tr!(if m.right { "right-percent" } else { "wrong-percent" }, percent = crate::engine::lesson_facts::percent(m.probability as f64)))
+                .map(|m| tr!(if m.right { "right-percent" } else { "wrong-percent" }, percent = crate::engine::lesson::facts::percent(m.probability as f64)))
                 .unwrap_or_default()
         })
     };

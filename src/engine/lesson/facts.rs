@@ -3,12 +3,12 @@
 //! the step's slider (a sentence chooses "falls" or "rises" from the numbers, never
 //! assumes one). Pure functions of the engine's results, tested natively.
 
-use super::arch::{count, difference, ArchConfig, Variant};
-use super::evidence::Net;
-use super::lab::{lambda_init_for_depth, LabRun, NoiseMassPoint, SnrPoint};
-use super::model::{signed_lambda, Explained};
 use crate::core::attention::LambdaTrace;
 use crate::core::retrieval::word;
+use crate::engine::arch::{count, difference, ArchConfig, Variant};
+use crate::engine::explorer::evidence::Net;
+use crate::engine::lab::{lambda_init_for_depth, LabRun, NoiseMassPoint, SnrPoint};
+use crate::engine::model::{signed_lambda, Explained};
 use crate::state::model_state::AttentionKind;
 use crate::tr;
 

@@ -2,16 +2,26 @@
 //! multi-needle prompt, side by side (`compare`) or one at a time (`single`), and the
 //! controls both views share.
 
-use super::super::components::compute_on::ComputeOnSelect;
-use super::super::components::notice::{NoticeBar, StateNotes};
-use super::super::route::{Page, Router};
-use super::compare::CompareView;
-use super::explorer::{kind_title, options};
-use super::kept::Kept;
-use super::own_model::OwnModel;
-use super::single::SingleView;
+mod columns_in_workers;
+mod compare;
+mod evidence;
+pub mod kept;
+mod lambda_panel;
+mod layer_view;
+mod own_model;
+mod prompt_editor;
+mod single;
+
 use crate::state::model_state::{AttentionKind, Knob, ModelState, View, BITS, CHECKPOINT, CONTEXTS, DEPTH, NEEDLES, QUERIES};
 use crate::tr;
+use crate::ui::components::compute_on::ComputeOnSelect;
+use crate::ui::components::notice::{NoticeBar, StateNotes};
+use crate::ui::format::kind_title;
+use crate::ui::pages::explorer::compare::CompareView;
+use crate::ui::pages::explorer::kept::Kept;
+use crate::ui::pages::explorer::own_model::OwnModel;
+use crate::ui::pages::explorer::single::SingleView;
+use crate::ui::route::{Page, Router};
 use leptos::prelude::*;
 
 /// The state, its link and the notices about it: a change of link while the page is open
@@ -141,4 +151,17 @@ pub(super) fn ModelControls(
             <button id="new-prompt" on:click=move |_| state.update(|s| { s.seed = (js_sys::Math::random() * 1e9) as u64; s.row = None; s.text = None; })>{tr!("model-new-prompt")}</button>
         </div>
     }
+}
+
+/// `<option>`s for a select; `prop:selected` (not the attribute) so that a state set by
+/// a link or a clamp shows even after the user has touched the select.
+pub fn options(values: Vec<(String, String)>, selected: impl Fn() -> String + Clone + Send + Sync + 'static) -> impl IntoView {
+    values
+        .into_iter()
+        .map(|(v, label)| {
+            let sel = selected.clone();
+            let v2 = v.clone();
+            view! { <option value=v prop:selected=move || sel() == v2>{label}</option> }
+        })
+        .collect_view()
 }

@@ -3,19 +3,22 @@
 //! shared by the columns, and a grid of every head to pick another), then the paper's
 //! evidence for this prompt and over fresh prompts (`evidence`).
 
-use super::super::backend::{self, Backend};
-use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
-use super::super::components::notice::StateNotes;
-use super::super::components::thumbnail::Thumbnail;
-use super::columns_in_workers::outputs_from_workers;
-use super::evidence::Evidence;
-use super::explorer::{cell_text, kind_title, signed, EditablePrompt, Library, PromptEditor, Status, StatusLine};
-use super::lambda_panel::LambdaPanel;
-use super::model::ModelControls;
-use crate::engine::columns::{plan_columns, ColumnJob};
+use crate::engine::explorer::columns::{plan_columns, ColumnJob};
 use crate::engine::model::{lambda_sentence, learnt_lambdas, render, word, ColumnRun, Explained, Model};
 use crate::state::model_state::{column_of, AttentionKind, ModelState};
 use crate::tr;
+use crate::ui::backend::{self, Backend};
+use crate::ui::components::heatmap::{Heatmap, Hover, PooledMap};
+use crate::ui::components::notice::StateNotes;
+use crate::ui::components::status_line::{Status, StatusLine};
+use crate::ui::components::thumbnail::Thumbnail;
+use crate::ui::format::{cell_text, kind_title, signed};
+use crate::ui::model_files::Library;
+use crate::ui::pages::explorer::columns_in_workers::outputs_from_workers;
+use crate::ui::pages::explorer::evidence::Evidence;
+use crate::ui::pages::explorer::lambda_panel::LambdaPanel;
+use crate::ui::pages::explorer::prompt_editor::{EditablePrompt, PromptEditor};
+use crate::ui::pages::explorer::ModelControls;
 use crate::ui::{after_paint, now_ms, yield_to_browser};
 use crate::viz::colormap::{Contrast, Scale};
 use leptos::prelude::*;
@@ -214,7 +217,7 @@ fn shown_heads(state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>) 
 
 #[component]
 pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library) -> impl IntoView {
-    let backend = super::super::backend::from_context();
+    let backend = crate::ui::backend::from_context();
     let status = RwSignal::new(Status::Loading(tr!("loading-models")));
     let ckpt = Memo::new(move |_| state.with(|s| s.checkpoint));
     let attempt = RwSignal::new(0u32);

@@ -6,8 +6,8 @@
 //! block by block. The blocks depend on N alone and are summed in row order, so a
 //! problem comes out the same, bit for bit, however many workers computed it.
 
-use super::lab::{LabRun, MAP_PX};
 use crate::core::lab::{self, LabInputs, LabMaps, LabParams, RowSummary, SweepBuilder, SweepPart};
+use crate::engine::lab::{LabRun, MAP_PX};
 use crate::viz::pooling::{block_edges, pool_pixel_rows, pooled_size};
 use ndarray::{s, Array2};
 use std::ops::Range;

@@ -3,9 +3,9 @@
 //! page again from its link, and a visit to another page leaves the explorer, but neither
 //! may lose a file the reader chose (a link cannot carry it).
 
-use super::explorer::Library;
-use super::layer_view::LayerKept;
-use super::own_model::OwnModel;
+use crate::ui::model_files::Library;
+use crate::ui::pages::explorer::layer_view::LayerKept;
+use crate::ui::pages::explorer::own_model::OwnModel;
 use leptos::prelude::*;
 
 #[derive(Clone, Copy)]

@@ -1,12 +1,15 @@
 //! The noise-floor lab as the page uses it: one run per problem (N, noise, seed, …),
 //! then cheap queries per λ, so dragging λ never recomputes a softmax.
 
-use super::lab_blocks::LabAssembly;
+pub mod blocks;
+pub mod charts;
+
 use crate::core::analysis::max_abs_diff;
 use crate::core::lab::{self, LabInputs, LabMaps, LambdaSweep};
 /// The lab's numbers as the page shows them (the page reads them through the engine).
 pub use crate::core::lab::{LabMetrics, LabParams, NoiseMassPoint, NoiseSweepPoint, SnrPoint};
 pub use crate::core::lambda::lambda_init_for_depth;
+use crate::engine::lab::blocks::LabAssembly;
 use crate::gpu::context::GpuContext;
 pub use crate::gpu::lab::Pace;
 use crate::gpu::lab::{GpuLab, LambdaReadback};

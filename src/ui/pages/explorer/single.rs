@@ -2,22 +2,25 @@
 //! checkpoint of its training, with every layer's and head's maps, one row of them over
 //! the prompt, and the check of its WebGPU forward pass.
 
-use super::super::backend::{self, Backend};
-use super::super::components::chart::{Chart, ChartSpec, Series, ORANGE};
-use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
-use super::super::components::notice::StateNotes;
-use super::explorer::{cell_text, kind_title, EditablePrompt, Library, PromptEditor, Status, StatusLine};
-use super::kept::Kept;
-use super::layer_view::LayerView;
-use super::model::ModelControls;
-use super::own_model::OwnModelPanel;
-use crate::engine::columns::plan_columns;
+use crate::engine::explorer::columns::plan_columns;
+use crate::engine::model::library::{compare_on_gpu, GpuComparison, ModelKey};
 use crate::engine::model::{render, word, ColumnRun, Explained, LambdaTrace, RowSummary};
-use crate::engine::model_session::{compare_on_gpu, GpuComparison, ModelKey};
 use crate::engine::placement::Placement;
 use crate::state::model_state::{AttentionKind, ModelState};
 use crate::tr;
+use crate::ui::backend::{self, Backend};
+use crate::ui::components::chart::{Chart, ChartSpec, Series, ORANGE};
+use crate::ui::components::heatmap::{Heatmap, Hover, PooledMap};
+use crate::ui::components::notice::StateNotes;
+use crate::ui::components::status_line::{Status, StatusLine};
+use crate::ui::format::{cell_text, kind_title};
+use crate::ui::model_files::Library;
 use crate::ui::now_ms;
+use crate::ui::pages::explorer::kept::Kept;
+use crate::ui::pages::explorer::layer_view::LayerView;
+use crate::ui::pages::explorer::own_model::OwnModelPanel;
+use crate::ui::pages::explorer::prompt_editor::{EditablePrompt, PromptEditor};
+use crate::ui::pages::explorer::ModelControls;
 use crate::viz::colormap::{Contrast, Scale};
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -121,7 +124,7 @@ fn explain_prompts(
 
 #[component]
 pub fn SingleView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, library: Library) -> impl IntoView {
-    let backend = super::super::backend::from_context();
+    let backend = crate::ui::backend::from_context();
     let status = RwSignal::new(Status::Loading(tr!("loading-model")));
     let loaded = RwSignal::new(None::<ModelKey>);
     let own = Kept::get().own;
@@ -270,7 +273,7 @@ fn RowPanel(view_state: ExplainedView) -> impl IntoView {
 /// of its tolerance (≤ 1 passes).
 #[component]
 fn GpuCheck(state: RwSignal<ModelState>, loaded: RwSignal<Option<(String, usize)>>, library: Library, current: Signal<Option<Arc<Explained>>>) -> impl IntoView {
-    let backend = super::super::backend::from_context();
+    let backend = crate::ui::backend::from_context();
     let result = RwSignal::new(None::<GpuComparison>);
     let run = move |_| {
         let (Some(ctx), Some(key)) = (backend::gpu(), loaded.get_untracked()) else { return };

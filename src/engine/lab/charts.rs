@@ -3,8 +3,8 @@
 //! thread runs it a small step at a time and paints between steps; anything can stop it
 //! between two steps (a newer problem or λ simply starts a new job).
 
-use super::lab::{context_lengths, noise_grid};
 use crate::core::lab::{self, LabParams, MetricsStream, NoiseMassPoint, NoiseSweepPoint};
+use crate::engine::lab::{context_lengths, noise_grid};
 
 /// What one step finished.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,15 +3,17 @@
 //! the characters, and a sentence computed from all the last layer's heads: how much of
 //! the last character's weight stays on characters far back.
 
-use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
-use super::explorer::{fetch_bytes, kind_title, Status, StatusLine};
-use crate::engine::model_session::ModelLibrary;
+use crate::engine::model::library::ModelLibrary;
 use crate::engine::shared::AttentionKind;
 use crate::engine::text::run::{TextRun, NEAR};
 use crate::engine::text::session::load;
 use crate::engine::text::FOLDER;
 use crate::state::text_state::{TextState, DEFAULT_TEXT};
 use crate::tr;
+use crate::ui::components::heatmap::{Heatmap, Hover, PooledMap};
+use crate::ui::components::status_line::{Status, StatusLine};
+use crate::ui::format::kind_title;
+use crate::ui::model_files::fetch_bytes;
 use crate::ui::yield_to_browser;
 use crate::viz::colormap::{Contrast, Scale};
 use crate::viz::labels::{AxisLabel, Emphasis};

@@ -3,15 +3,16 @@
 //! screen, and two runs over fresh prompts in slices the page stays responsive through:
 //! Table 2 (accuracy over 100 prompts) and Table 3's depth sweep.
 
-use super::super::components::chart::{Chart, ChartSpec, Series, BLUE, GREY, ORANGE};
-use super::compare::Columns;
-use super::explorer::{kind_title, signed, Library};
-use crate::engine::evidence::{fresh_prompts, run_spec, AccuracyRun, Net, DEPTHS};
+use crate::engine::explorer::evidence::{fresh_prompts, run_spec, AccuracyRun, Net, DEPTHS};
 use crate::engine::jobs::{self, chunks, sweep_chunks, AccuracyChunk, SweepChunk, SweepTotals};
 use crate::engine::model::{forward_options, ForwardOptions, LambdaTrace, Model};
 use crate::engine::shared::LambdaOverride;
 use crate::state::model_state::{AttentionKind, ModelState};
 use crate::tr;
+use crate::ui::components::chart::{Chart, ChartSpec, Series, BLUE, GREY, ORANGE};
+use crate::ui::format::{kind_title, signed};
+use crate::ui::model_files::Library;
+use crate::ui::pages::explorer::compare::Columns;
 use crate::ui::worker_pool::{report_failure, Leftover, WorkerPool};
 use crate::ui::{after_paint, now_ms, yield_to_browser};
 use leptos::prelude::*;

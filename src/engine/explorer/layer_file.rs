@@ -4,13 +4,13 @@
 //! head count or (for DIFF V1) its depth, so the reader does, as on the command line.
 //! A whole-model checkpoint holds one such layer per block: each prefix can be picked.
 
-use super::model::weights_message;
 use crate::core::attention::{AttentionLayer, AttentionOptions, LayerOutput, MapRequest, V1Choices};
 use crate::core::config::{AttentionKind, AttnShape, KvPairing};
 use crate::core::init::{normal_matrix, seeded};
 use crate::core::lambda::lambda_init_for_depth;
 use crate::core::linalg::Mat;
 use crate::core::weights::TensorStore;
+use crate::engine::model::weights_message;
 use ndarray::{Axis, Ix2};
 
 /// What the reader says of the layer (the tool's `--kind`, `--heads`, `--kv-heads`, `--depth`).

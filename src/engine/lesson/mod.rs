@@ -5,6 +5,8 @@
 //! position of the step's slider. The few figures the prose does state are the checked
 //! ones of [`CHECKED_PHRASES`], each held by a test against the core.
 
+pub mod facts;
+
 use crate::i18n::Lang;
 use crate::state::lab_state::{Knob, LabState, COMMON, LAMBDA, NOISE};
 use crate::state::lesson_state::StepLink;

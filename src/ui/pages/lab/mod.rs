@@ -1,18 +1,20 @@
 //! The noise-floor lab: A1, A2 and A1 − λ·A2 side by side, the knobs that change them,
 //! the numbers that summarise them, and the charts that explain them.
 
-use super::super::components::chart::{Chart, ChartSpec, Marker, Overlay, Series, BLUE, GREY, ORANGE, RED};
-use super::super::components::heatmap::{Heatmap, Hover, PooledMap};
-use super::super::components::notice::{NoticeBar, StateNotes};
-use super::super::components::readout::{readable, Readout};
-use super::super::components::slider::Slider;
-use super::super::route::{self, Page, Route, Router};
-use super::lab_problem::{Runs, Timing};
+mod problem;
+
 use crate::engine::jobs::{ChartPart, ChartPoint, NoiseChartJob};
+use crate::engine::lab::charts::{SlowCharts, Step};
 use crate::engine::lab::{self as engine, lambda_init_for_depth, LabMetrics, MapKind, NoiseMassPoint, NoiseSweepPoint, SnrPoint, Verification, LAMBDA_RANGE};
-use crate::engine::lab_charts::{SlowCharts, Step};
 use crate::state::lab_state::{Knob, LabState, KNOBS, SEED};
 use crate::tr;
+use crate::ui::components::chart::{Chart, ChartSpec, Marker, Overlay, Series, BLUE, GREY, ORANGE, RED};
+use crate::ui::components::heatmap::{Heatmap, Hover, PooledMap};
+use crate::ui::components::notice::{NoticeBar, StateNotes};
+use crate::ui::components::readout::{readable, Readout};
+use crate::ui::components::slider::Slider;
+use crate::ui::pages::lab::problem::{Runs, Timing};
+use crate::ui::route::{self, Page, Route, Router};
 use crate::ui::worker_pool::{self, WorkerPool};
 use crate::ui::{now_ms, yield_to_browser};
 use crate::viz::colormap::{Contrast, Scale};
@@ -194,7 +196,7 @@ async fn step_sliced(mut job: SlowCharts, alive: impl Fn() -> bool, on_step: imp
 
 #[component]
 pub fn LabPage() -> impl IntoView {
-    let backend = super::super::backend::from_context();
+    let backend = crate::ui::backend::from_context();
     let (state, notes, lambda_committed) = linked_state(Router::get());
     let problem = Memo::new(move |_| state.with(|s| s.lab_params()));
     let lambda = Memo::new(move |_| state.with(|s| s.lambda));
