@@ -140,8 +140,11 @@ fn keys_in(code: &str) -> Vec<String> {
         }
         keys.extend(literal(&rest[..end]).into_iter().filter(|k| !k.contains('{')));
     }
-    for (at, _) in code.match_indices("label_key: \"") {
-        keys.extend(literal(&code[at..]).into_iter().take(1));
+    // A knob's label: the second literal of a table row, `…Knob::new("key", "label", …)`
+    // (also `Knob::<State>::new`).
+    for (at, _) in code.match_indices("Knob::new(\"").chain(code.match_indices("Knob::<")) {
+        let call = &code[at..code[at..].find(')').map_or(code.len(), |e| at + e)];
+        keys.extend(literal(call).into_iter().nth(1));
     }
     keys
 }

@@ -137,6 +137,7 @@ mknob-queries = Queries asked
 mknob-depth = Depth of the asked needle
 mknob-layer = Layer
 mknob-head = Head
+mknob-seed = Seed
 model-yours = Your model ({ $label })
 depth-random = random
 context-training = 64 (training length)

@@ -50,6 +50,7 @@ knob-noise = Noise amplitude σ
 knob-signal = Signal strength s (logit boost)
 knob-k = Signal keys
 knob-common = Noise shared by both branches
+knob-seed = Seed
 
 # What a link said that could not be used (the notices under the header).
 note-not-a-number = { $key }={ $raw } is not a number; kept { $kept }

@@ -131,6 +131,7 @@ mknob-queries = 提问的个数
 mknob-depth = 被问到的针的深度
 mknob-layer = 层
 mknob-head = 头
+mknob-seed = 随机种子
 model-yours = 你的模型（{ $label }）
 depth-random = 随机
 context-training = 64（训练长度）

@@ -50,6 +50,7 @@ knob-noise = 噪声幅度 σ
 knob-signal = 信号强度 s（logit 增量）
 knob-k = 信号键的个数
 knob-common = 共享噪声（两个分支共有的比例）
+knob-seed = 随机种子
 
 # 链接中无法使用的设置（页眉下的提示）。
 note-not-a-number = { $key }={ $raw } 不是数字；保留 { $kept }

@@ -4,37 +4,30 @@
 //! the query heads (V1 halves them too, and grouped-query attention shares each KV head
 //! among a whole number of query heads).
 
-use super::query::read_clamped;
+use super::table::{read_link, write_link, Field, Knob};
 use crate::core::arch::ArchConfig;
 
 /// Bounds of every number in the calculator.
 pub const RANGE: (usize, usize) = (1, 1_000_000);
 
-/// One knob: its key in the link, its label, and where it lives in the config.
-pub struct Field {
-    pub key: &'static str,
-    /// Its label's key in the catalogue.
-    pub label_key: &'static str,
-    pub get: fn(&ArchConfig) -> usize,
-    pub set: fn(&mut ArchConfig, usize),
-}
+/// A row of the calculator's table (named so that its closures know their config).
+pub type ArchKnob = Knob<ArchConfig>;
+const BOUNDS: (f64, f64) = (RANGE.0 as f64, RANGE.1 as f64);
 
-impl Field {
-    /// Its label, in the language on screen.
-    pub fn label(&self) -> String {
-        crate::tr!(self.label_key)
-    }
-}
-
-pub const FIELDS: [Field; 7] = [
-    Field { key: "hidden", label_key: "field-hidden", get: |c| c.hidden, set: |c, v| c.hidden = v },
-    Field { key: "heads", label_key: "field-heads", get: |c| c.heads, set: |c, v| c.heads = v },
-    Field { key: "head_dim", label_key: "field-head_dim", get: |c| c.head_dim, set: |c, v| c.head_dim = v },
-    Field { key: "kv_heads", label_key: "field-kv_heads", get: |c| c.kv_heads, set: |c, v| c.kv_heads = v },
-    Field { key: "layers", label_key: "field-layers", get: |c| c.layers, set: |c, v| c.layers = v },
-    Field { key: "ffn", label_key: "field-ffn", get: |c| c.ffn_hidden, set: |c, v| c.ffn_hidden = v },
-    Field { key: "vocab", label_key: "field-vocab", get: |c| c.vocab, set: |c, v| c.vocab = v },
+/// The calculator's numbers: the link's keys, the boxes' ids and labels.
+pub const FIELDS: [ArchKnob; 7] = [
+    ArchKnob::new("hidden", "field-hidden", BOUNDS, 1.0, |c| c.hidden as f64, |c, v| c.hidden = v as usize).integer(),
+    ArchKnob::new("heads", "field-heads", BOUNDS, 1.0, |c| c.heads as f64, |c, v| c.heads = v as usize).integer(),
+    ArchKnob::new("head_dim", "field-head_dim", BOUNDS, 1.0, |c| c.head_dim as f64, |c, v| c.head_dim = v as usize).integer(),
+    ArchKnob::new("kv_heads", "field-kv_heads", BOUNDS, 1.0, |c| c.kv_heads as f64, |c, v| c.kv_heads = v as usize).integer(),
+    ArchKnob::new("layers", "field-layers", BOUNDS, 1.0, |c| c.layers as f64, |c, v| c.layers = v as usize).integer(),
+    ArchKnob::new("ffn", "field-ffn", BOUNDS, 1.0, |c| c.ffn_hidden as f64, |c, v| c.ffn_hidden = v as usize).integer(),
+    ArchKnob::new("vocab", "field-vocab", BOUNDS, 1.0, |c| c.vocab as f64, |c, v| c.vocab = v as usize).integer(),
 ];
+
+/// The calculator's link: each number, always.
+const TABLE: [Field<ArchConfig>; 7] =
+    [Field::Number(FIELDS[0]), Field::Number(FIELDS[1]), Field::Number(FIELDS[2]), Field::Number(FIELDS[3]), Field::Number(FIELDS[4]), Field::Number(FIELDS[5]), Field::Number(FIELDS[6])];
 
 /// Makes the heads consistent; one notice per value it changed.
 fn fix_heads(c: &mut ArchConfig, notices: &mut Vec<String>) {
@@ -57,32 +50,20 @@ pub fn apply(c: &mut ArchConfig, key: &str, raw: &str, notices: &mut Vec<String>
         notices.push(crate::tr!("note-unknown", key = key));
         return;
     };
-    let mut v = (field.get)(c);
-    read_clamped(key, raw, RANGE, &mut v, notices);
-    (field.set)(c, v);
+    field.read(c, raw, notices);
     fix_heads(c, notices);
 }
 
 /// Reads a link: the default config with the link's values applied, and the notices.
 pub fn from_params(params: &[(String, String)]) -> (ArchConfig, Vec<String>) {
-    let mut c = ArchConfig::default();
-    let mut notices = vec![];
-    for (k, v) in params {
-        let Some(field) = FIELDS.iter().find(|f| f.key == k) else {
-            notices.push(crate::tr!("note-unknown", key = k.as_str()));
-            continue;
-        };
-        let mut value = (field.get)(&c);
-        read_clamped(k, v, RANGE, &mut value, &mut notices);
-        (field.set)(&mut c, value);
-    }
+    let (mut c, mut notices) = read_link(&TABLE, params);
     // Heads are checked once all values are in: a link may list kv_heads before heads.
     fix_heads(&mut c, &mut notices);
     (c, notices)
 }
 
 pub fn to_params(c: &ArchConfig) -> Vec<(String, String)> {
-    FIELDS.iter().map(|f| (f.key.to_string(), (f.get)(c).to_string())).collect()
+    write_link(&TABLE, c)
 }
 
 #[cfg(test)]

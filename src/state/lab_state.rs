@@ -1,7 +1,8 @@
 //! Everything a teacher may share about the noise-floor lab, as one serialisable struct
 //! that round-trips through the URL.
 
-use super::query::read_clamped as read;
+pub use super::table::Knob;
+use super::table::{read_link, read_row, write_link, Field, Text};
 use crate::core::lab::LabParams;
 use serde::{Deserialize, Serialize};
 
@@ -24,166 +25,41 @@ impl Default for LabState {
     }
 }
 
-/// How a slider's position maps to its knob's value.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum SliderScale {
-    Linear,
-    /// The slider moves log₂ of the value (sequence lengths double).
-    Log2,
-}
+/// The lab's sliders. This table is the only place their bounds live: the link
+/// parser, the clamping notices, the sliders' attributes and their readings all come
+/// from it. A slider's move keeps signal keys within half the sequence and the plotted
+/// row within the queries.
+pub const LAMBDA: Knob<LabState> =
+    LabKnob::new("lambda", "knob-lambda", (-1.0, 2.0), 0.01, |s| s.lambda as f64, |s, v| s.lambda = v as f32).shown(|v| format!("{v:.2}")).after(LabState::keep_consistent);
+pub const N: Knob<LabState> =
+    LabKnob::new("n", "knob-n", (16.0, 4096.0), 0.125, |s| s.n as f64, |s, v| s.n = v as usize).integer().log2().shown(|v| format!("{v:.0}")).after(LabState::keep_consistent);
+pub const NOISE: Knob<LabState> = LabKnob::new("noise", "knob-noise", (0.0, 6.0), 0.05, |s| s.noise as f64, |s, v| s.noise = v as f32).shown(|v| format!("{v:.2}")).after(LabState::keep_consistent);
+pub const SIGNAL: Knob<LabState> =
+    LabKnob::new("signal", "knob-signal", (0.0, 10.0), 0.1, |s| s.signal as f64, |s, v| s.signal = v as f32).shown(|v| format!("{v:.1}")).after(LabState::keep_consistent);
+pub const SIGNAL_KEYS: Knob<LabState> =
+    LabKnob::new("k", "knob-k", (1.0, 64.0), 1.0, |s| s.n_signal as f64, |s, v| s.n_signal = v as usize).integer().shown(|v| format!("{v:.0}")).after(LabState::keep_consistent);
+pub const COMMON: Knob<LabState> =
+    LabKnob::new("common", "knob-common", (0.0, 1.0), 0.01, |s| s.common as f64, |s, v| s.common = v as f32).shown(|v| format!("{:.0}%", 100.0 * v)).after(LabState::keep_consistent);
 
-/// One knob of the lab. This table is the only place its bounds live: the link parser,
-/// the clamping notices, the sliders' attributes and their readings all come from it.
-#[derive(Clone, Copy)]
-pub struct Knob {
-    /// The key in the link, and the slider's id.
-    pub key: &'static str,
-    /// Its label's key in the catalogue (`locales/*/lab.ftl`).
-    pub label_key: &'static str,
-    pub min: f64,
-    pub max: f64,
-    /// One slider step, in slider units (log₂ units for [`SliderScale::Log2`]).
-    pub step: f64,
-    pub scale: SliderScale,
-    /// Whole numbers only: a link's "3.5" or "-3" is not a valid value.
-    pub integer: bool,
-    pub get: fn(&LabState) -> f64,
-    put: fn(&mut LabState, f64),
-    /// The value as a student reads it beside the slider.
-    pub show: fn(f64) -> String,
-}
-
-pub const LAMBDA: Knob = Knob {
-    key: "lambda",
-    label_key: "knob-lambda",
-    min: -1.0,
-    max: 2.0,
-    step: 0.01,
-    scale: SliderScale::Linear,
-    integer: false,
-    get: |s| s.lambda as f64,
-    put: |s, v| s.lambda = v as f32,
-    show: |v| format!("{v:.2}"),
-};
-pub const N: Knob = Knob {
-    key: "n",
-    label_key: "knob-n",
-    min: 16.0,
-    max: 4096.0,
-    step: 0.125,
-    scale: SliderScale::Log2,
-    integer: true,
-    get: |s| s.n as f64,
-    put: |s, v| s.n = v as usize,
-    show: |v| format!("{v:.0}"),
-};
-pub const NOISE: Knob = Knob {
-    key: "noise",
-    label_key: "knob-noise",
-    min: 0.0,
-    max: 6.0,
-    step: 0.05,
-    scale: SliderScale::Linear,
-    integer: false,
-    get: |s| s.noise as f64,
-    put: |s, v| s.noise = v as f32,
-    show: |v| format!("{v:.2}"),
-};
-pub const SIGNAL: Knob = Knob {
-    key: "signal",
-    label_key: "knob-signal",
-    min: 0.0,
-    max: 10.0,
-    step: 0.1,
-    scale: SliderScale::Linear,
-    integer: false,
-    get: |s| s.signal as f64,
-    put: |s, v| s.signal = v as f32,
-    show: |v| format!("{v:.1}"),
-};
-pub const SIGNAL_KEYS: Knob = Knob {
-    key: "k",
-    label_key: "knob-k",
-    min: 1.0,
-    max: 64.0,
-    step: 1.0,
-    scale: SliderScale::Linear,
-    integer: true,
-    get: |s| s.n_signal as f64,
-    put: |s, v| s.n_signal = v as usize,
-    show: |v| format!("{v:.0}"),
-};
-pub const COMMON: Knob = Knob {
-    key: "common",
-    label_key: "knob-common",
-    min: 0.0,
-    max: 1.0,
-    step: 0.01,
-    scale: SliderScale::Linear,
-    integer: false,
-    get: |s| s.common as f64,
-    put: |s, v| s.common = v as f32,
-    show: |v| format!("{:.0}%", 100.0 * v),
-};
+/// A row of the lab's table (named so that its closures know their state).
+type LabKnob = Knob<LabState>;
 
 /// The sliders, in the order the page shows them.
-pub const KNOBS: [Knob; 6] = [LAMBDA, N, NOISE, SIGNAL, SIGNAL_KEYS, COMMON];
+pub const KNOBS: [Knob<LabState>; 6] = [LAMBDA, N, NOISE, SIGNAL, SIGNAL_KEYS, COMMON];
 /// Seeds of the lab's generator (a link's seed, "New sample").
 pub const SEED: (u64, u64) = (0, 4_294_967_295);
 
-impl Knob {
-    /// Its label, in the language on screen.
-    pub fn label(&self) -> String {
-        crate::tr!(self.label_key)
-    }
-
-    /// The slider's range and position for a state.
-    pub fn slider_range(&self) -> (f64, f64) {
-        match self.scale {
-            SliderScale::Linear => (self.min, self.max),
-            SliderScale::Log2 => (self.min.log2(), self.max.log2()),
-        }
-    }
-
-    pub fn position(&self, s: &LabState) -> f64 {
-        let v = (self.get)(s);
-        if self.scale == SliderScale::Log2 {
-            v.log2()
-        } else {
-            v
-        }
-    }
-
-    /// Sets the knob from a slider position, inside its bounds, and keeps the rest of the
-    /// state consistent with it.
-    pub fn slide(&self, s: &mut LabState, position: f64) {
-        let v = if self.scale == SliderScale::Log2 { 2f64.powf(position) } else { position };
-        let v = if self.integer { v.round() } else { v };
-        (self.put)(s, v.clamp(self.min, self.max));
-        s.keep_consistent();
-    }
-
-    /// Reads a link's value under the knob's bounds (a notice for anything adjusted).
-    fn read(&self, s: &mut LabState, raw: &str, notices: &mut Vec<String>) {
-        if self.integer {
-            let mut v = (self.get)(s) as u64;
-            read(self.key, raw, (self.min as u64, self.max as u64), &mut v, notices);
-            (self.put)(s, v as f64);
-        } else {
-            let mut v = (self.get)(s) as f32;
-            read(self.key, raw, (self.min as f32, self.max as f32), &mut v, notices);
-            // Kept to the link's precision (four decimals), so the link it writes back
-            // describes the same state: 1e-41 would otherwise be held but written as 0.
-            (self.put)(s, ((v as f64) * 1e4).round() / 1e4);
-        }
-    }
-}
-
-/// Short decimal form for links: 0.8 rather than 0.800000011920929.
-fn short(v: f32) -> String {
-    let s = format!("{v:.4}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
-}
+/// The lab's link: its sliders, the generator's seed and the plotted row.
+const TABLE: [Field<LabState>; 8] = [
+    Field::Number(LAMBDA),
+    Field::Number(N),
+    Field::Number(NOISE),
+    Field::Number(SIGNAL),
+    Field::Number(SIGNAL_KEYS),
+    Field::Number(COMMON),
+    Field::Number(LabKnob::new("seed", "knob-seed", (SEED.0 as f64, SEED.1 as f64), 1.0, |s| s.seed as f64, |s, v| s.seed = v as u64).integer()),
+    Field::Text(Text::new("row", |s, raw, n| s.row = read_row(raw, N.max as usize, n), |s| s.row.map(|r| r.to_string()))),
+];
 
 impl LabState {
     /// A downloaded figure's file name without extension: the figure, then the state it
@@ -195,25 +71,7 @@ impl LabState {
     /// Reads a link's parameters. Returns the state and one notice per value that was
     /// clamped, unreadable or unknown.
     pub fn from_params(params: &[(String, String)]) -> (Self, Vec<String>) {
-        let mut s = Self::default();
-        let mut notices = Vec::new();
-        for (key, raw) in params {
-            let n = &mut notices;
-            match key.as_str() {
-                "seed" => read(key, raw, SEED, &mut s.seed, n),
-                // A row that is not a number leaves the default row, and says so.
-                "row" if raw.trim().parse::<usize>().is_err() => n.push(crate::tr!("note-row-not-number", raw = raw.as_str())),
-                "row" => {
-                    let mut row = 0usize;
-                    read(key, raw, (0, N.max as usize - 1), &mut row, n);
-                    s.row = Some(row);
-                }
-                k => match KNOBS.iter().find(|knob| knob.key == k) {
-                    Some(knob) => knob.read(&mut s, raw, n),
-                    None => notices.push(crate::tr!("note-unknown", key = key.as_str())),
-                },
-            }
-        }
+        let (mut s, mut notices) = read_link(&TABLE, params);
         if let Some(row) = s.row.filter(|r| *r >= s.n) {
             notices.push(crate::tr!("note-row-beyond", row = row, last = s.n - 1));
             s.row = None;
@@ -227,19 +85,7 @@ impl LabState {
     }
 
     pub fn to_params(&self) -> Vec<(String, String)> {
-        let mut p = vec![
-            ("lambda".to_string(), short(self.lambda)),
-            ("n".to_string(), self.n.to_string()),
-            ("noise".to_string(), short(self.noise)),
-            ("signal".to_string(), short(self.signal)),
-            ("k".to_string(), self.n_signal.to_string()),
-            ("common".to_string(), short(self.common)),
-            ("seed".to_string(), self.seed.to_string()),
-        ];
-        if let Some(row) = self.row {
-            p.push(("row".to_string(), row.to_string()));
-        }
-        p
+        write_link(&TABLE, self)
     }
 
     /// Signal keys never exceed half the sequence, and the plotted row is a query.

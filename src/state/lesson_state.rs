@@ -12,7 +12,7 @@ pub struct StepLink {
     /// The lab problem the figure starts from (lab steps only).
     pub preset: Option<fn() -> LabState>,
     /// The one slider of the step (lab steps only).
-    pub knob: Option<Knob>,
+    pub knob: Option<Knob<LabState>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -9,4 +9,5 @@ pub mod lesson_state;
 pub mod model_state;
 pub mod query;
 pub mod route;
+pub mod table;
 pub mod text_state;

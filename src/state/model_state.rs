@@ -3,6 +3,7 @@
 //! layer and heads are on screen.
 
 use super::query::read_clamped as read;
+use super::table::{read_link, read_row, write_link, Choice, Field, InLink, Knob, Text};
 use serde::{Deserialize, Serialize};
 
 pub use crate::core::attention::LambdaOverride;
@@ -43,6 +44,10 @@ pub enum ComputeOn {
 impl ComputeOn {
     pub const ALL: [ComputeOn; 3] = [ComputeOn::Auto, ComputeOn::Gpu, ComputeOn::Cpu];
 
+    pub fn from_slug(slug: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.slug() == slug)
+    }
+
     pub fn slug(self) -> &'static str {
         match self {
             ComputeOn::Auto => "auto",
@@ -63,6 +68,10 @@ pub enum View {
 }
 
 impl View {
+    pub fn from_slug(slug: &str) -> Option<Self> {
+        [View::Compare, View::Single].into_iter().find(|v| v.slug() == slug)
+    }
+
     pub fn slug(self) -> &'static str {
         match self {
             View::Compare => "compare",
@@ -139,11 +148,6 @@ fn write_layers(layers: &[Option<f32>]) -> String {
     layers.iter().map(|l| l.map(|v| format!("{v}")).unwrap_or_default()).collect::<Vec<_>>().join(",")
 }
 
-/// The link key of the compare view's head pick for `kind` (`head_diff_v1=2`).
-fn pick_key(kind: AttentionKind) -> String {
-    format!("head_{}", kind.slug())
-}
-
 /// The index of `kind` in `AttentionKind::ALL` (the order of columns and picks).
 pub fn column_of(kind: AttentionKind) -> usize {
     AttentionKind::ALL.iter().position(|k| *k == kind).expect("ALL lists every kind")
@@ -177,48 +181,135 @@ impl Default for ModelState {
     }
 }
 
-/// One whole-number knob of the explorer. This table is the only place its bounds live:
-/// the link parser, the clamping notices and the sliders' attributes read it. (Layer and
-/// head are also checked against the loaded model: `clamp_to_model`.)
-#[derive(Clone, Copy)]
-pub struct Knob {
-    /// The key in the link, and the control's id.
-    pub key: &'static str,
-    pub id: &'static str,
-    /// Its label's key in the catalogue.
-    pub label_key: &'static str,
-    pub min: usize,
-    pub max: usize,
-    pub step: usize,
-    pub get: fn(&ModelState) -> usize,
-    put: fn(&mut ModelState, usize),
-}
+/// A row of the explorer's table (named so that its closures know their state).
+pub type ModelKnob = Knob<ModelState>;
 
-pub const CHECKPOINT: Knob = Knob { key: "ckpt", id: "ckpt", label_key: "mknob-ckpt", min: 0, max: 4, step: 1, get: |s| s.checkpoint, put: |s, v| s.checkpoint = v };
-pub const NEEDLES: Knob = Knob { key: "n", id: "needles", label_key: "mknob-needles", min: 1, max: 6, step: 1, get: |s| s.needles, put: |s, v| s.needles = v };
-pub const QUERIES: Knob = Knob { key: "r", id: "queries", label_key: "mknob-queries", min: 1, max: 2, step: 1, get: |s| s.queries, put: |s, v| s.queries = v };
+/// The explorer's whole-number sliders. Layer and head are also checked against the
+/// loaded model (`clamp_to_model`). A move keeps queries ≤ needles; moving a knob of
+/// the generated prompt leaves a typed prompt for a generated one.
+pub const CHECKPOINT: ModelKnob = ModelKnob::new("ckpt", "mknob-ckpt", (0.0, 4.0), 1.0, |s| s.checkpoint as f64, |s, v| s.checkpoint = v as usize).integer().after(ModelState::keep_queries);
+pub const NEEDLES: ModelKnob = ModelKnob::new("n", "mknob-needles", (1.0, 6.0), 1.0, |s| s.needles as f64, |s, v| s.needles = v as usize).integer().id("needles").after(ModelState::new_prompt);
+pub const QUERIES: ModelKnob = ModelKnob::new("r", "mknob-queries", (1.0, 2.0), 1.0, |s| s.queries as f64, |s, v| s.queries = v as usize).integer().id("queries").after(ModelState::new_prompt);
 /// In percent; the link may also say `depth=random`.
-pub const DEPTH: Knob = Knob { key: "depth", id: "depth", label_key: "mknob-depth", min: 0, max: 100, step: 25, get: |s| s.depth.unwrap_or(50) as usize, put: |s, v| s.depth = Some(v as u32) };
-pub const LAYER: Knob = Knob { key: "layer", id: "layer", label_key: "mknob-layer", min: 0, max: 63, step: 1, get: |s| s.layer, put: |s, v| s.layer = v };
-pub const HEAD: Knob = Knob { key: "head", id: "head", label_key: "mknob-head", min: 0, max: 63, step: 1, get: |s| s.head, put: |s, v| s.head = v };
-pub const KNOBS: [Knob; 6] = [CHECKPOINT, NEEDLES, QUERIES, DEPTH, LAYER, HEAD];
+pub const DEPTH: ModelKnob = ModelKnob::new("depth", "mknob-depth", (0.0, 100.0), 25.0, |s| s.depth.unwrap_or(50) as f64, |s, v| s.depth = Some(v as u32)).integer().after(ModelState::new_prompt);
+pub const LAYER: ModelKnob = ModelKnob::new("layer", "mknob-layer", (0.0, 63.0), 1.0, |s| s.layer as f64, |s, v| s.layer = v as usize).integer().after(ModelState::keep_queries);
+pub const HEAD: ModelKnob = ModelKnob::new("head", "mknob-head", (0.0, 63.0), 1.0, |s| s.head as f64, |s, v| s.head = v as usize).integer().after(ModelState::keep_queries);
 
-impl Knob {
-    /// Its label, in the language on screen.
-    pub fn label(&self) -> String {
-        crate::tr!(self.label_key)
-    }
+type ModelChoice = Choice<ModelState>;
+type ModelText = Text<ModelState>;
 
-    /// Sets the knob inside its bounds and keeps the state consistent (queries ≤ needles).
-    pub fn set(&self, s: &mut ModelState, v: usize) {
-        (self.put)(s, v.clamp(self.min, self.max));
-        s.queries = s.queries.min(s.needles);
-        // Moving a knob of the generated prompt leaves a typed one for a generated one.
-        if [NEEDLES.key, QUERIES.key, DEPTH.key].contains(&self.key) {
-            s.text = None;
-        }
+/// The compare view's head pick for column `col` (`head_diff_v1=2`, or `auto`).
+fn read_pick(s: &mut ModelState, col: usize, raw: &str, notices: &mut Vec<String>) {
+    if raw == "auto" {
+        s.picks[col] = None;
+    } else {
+        let mut h = 0usize;
+        read(&format!("head_{}", AttentionKind::ALL[col].slug()), raw, (HEAD.min as usize, HEAD.max as usize), &mut h, notices);
+        s.picks[col] = Some(h);
     }
 }
+
+/// The context length, snapped to the nearest offered one (with a notice if it moved).
+fn read_context(s: &mut ModelState, raw: &str, notices: &mut Vec<String>) {
+    let mut c = s.context;
+    read("ctx", raw, (CONTEXTS[0], CONTEXTS[2]), &mut c, notices);
+    s.context = *CONTEXTS.iter().min_by_key(|x| x.abs_diff(c)).expect("CONTEXTS is not empty");
+    if s.context != c {
+        notices.push(crate::tr!("note-ctx", raw = c.to_string(), context = s.context));
+    }
+}
+
+/// V2's scale, or 1 (a link's unreadable scale keeps that).
+fn v2_scale(s: &ModelState) -> f64 {
+    match s.v2_lambda {
+        V2Lambda::Scale(v) => v as f64,
+        _ => 1.0,
+    }
+}
+
+/// V2's pinned λ, or 1 (a link's unreadable pin keeps that).
+fn v2_pin(s: &ModelState) -> f64 {
+    match s.v2_lambda {
+        V2Lambda::Pin(v) => v as f64,
+        _ => 1.0,
+    }
+}
+
+/// The explorer's link, in the order it is written.
+const TABLE: [Field<ModelState>; 21] = [
+    Field::Choice(ModelChoice::new("view", |s| s.view.slug().into(), |s, raw| View::from_slug(raw).map(|v| s.view = v).is_some(), |s, raw| crate::tr!("note-view", raw = raw, view = s.view.slug()))),
+    Field::Choice(ModelChoice::new(
+        "model",
+        |s| s.kind.slug().into(),
+        |s, raw| AttentionKind::from_slug(raw).map(|k| s.kind = k).is_some(),
+        |s, raw| crate::tr!("note-model", raw = raw, all = AttentionKind::ALL.map(AttentionKind::slug).join(", "), kind = s.kind.slug()),
+    )),
+    Field::Number(CHECKPOINT),
+    Field::Number(NEEDLES),
+    Field::Number(QUERIES),
+    Field::Text(ModelText::new("ctx", read_context, |s| Some(s.context.to_string()))),
+    Field::Text(ModelText::new("depth", |s, raw, n| if raw == "random" { s.depth = None } else { DEPTH.read(s, raw, n) }, |s| Some(s.depth.map_or("random".into(), |d| d.to_string())))),
+    Field::Number(ModelKnob::new("seed", "mknob-seed", (0.0, u32::MAX as f64), 1.0, |s| s.seed as f64, |s, v| s.seed = v as u64).integer()),
+    Field::Number(LAYER),
+    Field::Number(HEAD),
+    Field::Text(ModelText::new("row", |s, raw, n| s.row = read_row(raw, 4096, n), |s| s.row.map(|r| r.to_string()))),
+    Field::Choice(
+        ModelChoice::new(
+            "bits",
+            |s| s.bits.unwrap_or(32).to_string(),
+            |s, raw| match raw.parse::<u32>() {
+                Ok(32) => {
+                    s.bits = None;
+                    true
+                }
+                Ok(b) if BITS.contains(&b) => {
+                    s.bits = Some(b);
+                    true
+                }
+                _ => false,
+            },
+            |_, raw| crate::tr!("note-bits", raw = raw),
+        )
+        .in_link(InLink::When(|s| s.bits.is_some())),
+    ),
+    Field::Text(ModelText::new("v1_lambda", |s, raw, n| s.v1_lambdas = read_layers(raw, n), |s| s.v1_lambdas.iter().any(Option::is_some).then(|| write_layers(&s.v1_lambdas)))),
+    Field::Choice(
+        ModelChoice::new(
+            "v1_norm",
+            |s| if s.v1_norm { "on" } else { "off" }.into(),
+            |s, raw| {
+                matches!(raw, "on" | "off") && {
+                    s.v1_norm = raw == "on";
+                    true
+                }
+            },
+            |_, raw| crate::tr!("note-v1-norm", raw = raw),
+        )
+        .in_link(InLink::When(|s| !s.v1_norm)),
+    ),
+    Field::Text(ModelText::new(
+        "prompt",
+        |s, raw, n| match parse_prompt(raw) {
+            Ok(_) => s.text = Some(raw.split_whitespace().collect::<Vec<_>>().join(" ")),
+            Err(e) => n.push(crate::tr!("note-prompt", error = e.to_string())),
+        },
+        |s| s.text.clone(),
+    )),
+    Field::Choice(
+        ModelChoice::new("on", |s| s.on.slug().into(), |s, raw| ComputeOn::from_slug(raw).map(|on| s.on = on).is_some(), |_, raw| crate::tr!("note-on", raw = raw)).in_link(InLink::AwayFromDefault),
+    ),
+    Field::Number(
+        ModelKnob::new("v2_scale", "v2-scale", (V2_SCALE_RANGE.0 as f64, V2_SCALE_RANGE.1 as f64), 0.05, v2_scale, |s, v| s.v2_lambda = V2Lambda::Scale(v as f32))
+            .in_link(InLink::When(|s| matches!(s.v2_lambda, V2Lambda::Scale(_)))),
+    ),
+    Field::Number(
+        ModelKnob::new("v2_pin", "v2-pin", (V2_PIN_RANGE.0 as f64, V2_PIN_RANGE.1 as f64), 0.01, v2_pin, |s, v| s.v2_lambda = V2Lambda::Pin(v as f32))
+            .in_link(InLink::When(|s| matches!(s.v2_lambda, V2Lambda::Pin(_)))),
+    ),
+    Field::Text(ModelText::new("head_baseline", |s, raw, n| read_pick(s, 0, raw, n), |s| s.picks[0].map(|h| h.to_string()))),
+    Field::Text(ModelText::new("head_diff_v1", |s, raw, n| read_pick(s, 1, raw, n), |s| s.picks[1].map(|h| h.to_string()))),
+    Field::Text(ModelText::new("head_diff_v2", |s, raw, n| read_pick(s, 2, raw, n), |s| s.picks[2].map(|h| h.to_string()))),
+];
 
 impl ModelState {
     /// A downloaded explorer figure's file name without extension: the model, the figure,
@@ -233,80 +324,7 @@ impl ModelState {
     /// Reads a link; every adjusted or ignored value gets a notice. Layer and head are
     /// checked against the loaded model later (`clamp_to_model`).
     pub fn from_params(params: &[(String, String)]) -> (Self, Vec<String>) {
-        let mut s = Self::default();
-        let mut notices = vec![];
-        for (key, raw) in params {
-            let n = &mut notices;
-            match key.as_str() {
-                "model" => match AttentionKind::from_slug(raw) {
-                    Some(kind) => s.kind = kind,
-                    None => n.push(crate::tr!("note-model", raw = raw.as_str(), all = AttentionKind::ALL.map(AttentionKind::slug).join(", "), kind = s.kind.slug())),
-                },
-                "ctx" => {
-                    let mut c = s.context;
-                    read(key, raw, (CONTEXTS[0], CONTEXTS[2]), &mut c, n);
-                    s.context = *CONTEXTS.iter().min_by_key(|x| x.abs_diff(c)).expect("CONTEXTS is not empty");
-                    if s.context != c {
-                        n.push(crate::tr!("note-ctx", raw = c.to_string(), context = s.context));
-                    }
-                }
-                "depth" if raw == "random" => s.depth = None,
-                "view" => match [View::Compare, View::Single].into_iter().find(|v| v.slug() == raw) {
-                    Some(v) => s.view = v,
-                    None => n.push(crate::tr!("note-view", raw = raw.as_str(), view = s.view.slug())),
-                },
-                "v1_lambda" => s.v1_lambdas = read_layers(raw, n),
-                "on" => match ComputeOn::ALL.into_iter().find(|c| c.slug() == raw) {
-                    Some(c) => s.on = c,
-                    None => n.push(crate::tr!("note-on", raw = raw.as_str())),
-                },
-                "prompt" => match parse_prompt(raw) {
-                    Ok(_) => s.text = Some(raw.split_whitespace().collect::<Vec<_>>().join(" ")),
-                    Err(e) => n.push(crate::tr!("note-prompt", error = e.to_string())),
-                },
-                "v1_norm" => match raw.as_str() {
-                    "on" => s.v1_norm = true,
-                    "off" => s.v1_norm = false,
-                    _ => n.push(crate::tr!("note-v1-norm", raw = raw.as_str())),
-                },
-                "v2_scale" | "v2_pin" => {
-                    let (mut v, range) = (1.0f32, if key == "v2_scale" { V2_SCALE_RANGE } else { V2_PIN_RANGE });
-                    read(key, raw, range, &mut v, n);
-                    s.v2_lambda = if key == "v2_scale" { V2Lambda::Scale(v) } else { V2Lambda::Pin(v) };
-                }
-                "bits" => match raw.parse::<u32>() {
-                    Ok(32) => s.bits = None,
-                    Ok(b) if BITS.contains(&b) => s.bits = Some(b),
-                    _ => n.push(crate::tr!("note-bits", raw = raw.as_str())),
-                },
-                k if AttentionKind::ALL.iter().any(|kind| pick_key(*kind) == k) => {
-                    let col = AttentionKind::ALL.iter().position(|kind| pick_key(*kind) == k).expect("matched above");
-                    if raw == "auto" {
-                        s.picks[col] = None;
-                    } else {
-                        let mut h = 0usize;
-                        read(key, raw, (HEAD.min, HEAD.max), &mut h, n);
-                        s.picks[col] = Some(h);
-                    }
-                }
-                "seed" => read(key, raw, (0, u32::MAX as u64), &mut s.seed, n),
-                // A row that is not a number leaves the default row, and says so.
-                "row" if raw.trim().parse::<usize>().is_err() => n.push(crate::tr!("note-row-not-number", raw = raw.as_str())),
-                "row" => {
-                    let mut row = 0usize;
-                    read(key, raw, (0, 4095), &mut row, n);
-                    s.row = Some(row);
-                }
-                k => match KNOBS.iter().find(|knob| knob.key == k) {
-                    Some(knob) => {
-                        let mut v = (knob.get)(&s);
-                        read(key, raw, (knob.min, knob.max), &mut v, n);
-                        (knob.put)(&mut s, v);
-                    }
-                    None => n.push(crate::tr!("note-unknown", key = key.as_str())),
-                },
-            }
-        }
+        let (mut s, mut notices) = read_link(&TABLE, params);
         if s.queries > s.needles {
             notices.push(crate::tr!("note-queries", queries = s.queries, needles = s.needles));
             s.queries = s.needles;
@@ -319,35 +337,19 @@ impl ModelState {
     }
 
     pub fn to_params(&self) -> Vec<(String, String)> {
-        let depth = self.depth.map(|d| d.to_string()).unwrap_or_else(|| "random".into());
-        let picks = AttentionKind::ALL.into_iter().zip(self.picks).filter_map(|(k, p)| p.map(|h| (pick_key(k), h.to_string())));
-        [
-            ("view", self.view.slug().to_string()),
-            ("model", self.kind.slug().to_string()),
-            ("ckpt", self.checkpoint.to_string()),
-            ("n", self.needles.to_string()),
-            ("r", self.queries.to_string()),
-            ("ctx", self.context.to_string()),
-            ("depth", depth),
-            ("seed", self.seed.to_string()),
-            ("layer", self.layer.to_string()),
-            ("head", self.head.to_string()),
-        ]
-        .into_iter()
-        .chain(self.row.map(|r| ("row", r.to_string())))
-        .chain(self.bits.map(|b| ("bits", b.to_string())))
-        .chain(self.v1_lambdas.iter().any(Option::is_some).then(|| ("v1_lambda", write_layers(&self.v1_lambdas))))
-        .chain((!self.v1_norm).then(|| ("v1_norm", "off".to_string())))
-        .chain(self.text.clone().map(|t| ("prompt", t)))
-        .chain((self.on != ComputeOn::Auto).then(|| ("on", self.on.slug().to_string())))
-        .chain(match self.v2_lambda {
-            V2Lambda::Learnt => None,
-            V2Lambda::Scale(v) => Some(("v2_scale", v.to_string())),
-            V2Lambda::Pin(v) => Some(("v2_pin", v.to_string())),
-        })
-        .map(|(k, v)| (k.to_string(), v))
-        .chain(picks)
-        .collect()
+        write_link(&TABLE, self)
+    }
+
+    /// Queries never outnumber needles.
+    fn keep_queries(&mut self) {
+        self.queries = self.queries.min(self.needles);
+    }
+
+    /// A knob of the generated prompt moved: queries kept ≤ needles, and a typed prompt
+    /// left for a generated one.
+    fn new_prompt(&mut self) {
+        self.keep_queries();
+        self.text = None;
     }
 
     /// Everything that decides what a forward pass computes (the prompt, the precision,
@@ -478,7 +480,7 @@ mod tests {
         let (typed, notices) = ModelState::from_params(&query::parse("prompt=Paris%20is%2015&n=3"));
         assert!(typed.text.is_none() && notices[0].contains("“Paris”"), "{notices:?}");
         let mut knobbed = ModelState { text: Some("x".into()), ..ModelState::default() };
-        NEEDLES.set(&mut knobbed, 2);
+        NEEDLES.set(&mut knobbed, 2.0);
         assert_eq!(knobbed.text, None, "a prompt knob returns to generated prompts");
         let (lambdas, notices) = ModelState::from_params(&query::parse("v1_lambda=,9,x,&v2_scale=0.5"));
         assert_eq!((lambdas.v1_lambdas.clone(), lambdas.v2_lambda, notices.len()), (vec![None, Some(3.0)], V2Lambda::Scale(0.5), 2), "{notices:?}");

@@ -1,9 +1,9 @@
 //! The text page's state in the URL (`#/text?text=…&layer=1`): what the student typed,
-//! the map shown, V1's λ, and how "Write on" samples. One table of numeric knobs drives
+//! the map shown, V1's λ, and how "Write on" samples. One table (`state::table`) drives
 //! link parsing, clamping notices, the sliders' bounds and the link written back.
 
 use super::model_state::{ComputeOn, V2Lambda, V2_PIN_RANGE, V2_SCALE_RANGE};
-use super::query::read_clamped;
+use super::table::{read_link, write_link, Choice, Field, InLink, Knob, Text};
 use crate::tr;
 
 /// The line the page opens with, from a held-out play (Macbeth, V.5): none of it was
@@ -38,74 +38,66 @@ impl Default for TextState {
     }
 }
 
-/// One number of the state: its key in the link (also the control's id), bounds, step
-/// and where it lives. Everything numeric goes through this table.
-#[derive(Clone, Copy)]
-pub struct TextKnob {
-    pub key: &'static str,
-    pub label_key: &'static str,
-    pub min: f64,
-    pub max: f64,
-    pub step: f64,
-    pub get: fn(&TextState) -> f64,
-    pub put: fn(&mut TextState, f64),
-}
+/// A row of the text page's table (named so that its closures know their state).
+pub type TextKnob = Knob<TextState>;
 
-impl TextKnob {
-    pub fn label(&self) -> String {
-        tr!(self.label_key)
-    }
-
-    /// Sets the knob inside its bounds.
-    pub fn set(&self, s: &mut TextState, v: f64) {
-        (self.put)(s, v.clamp(self.min, self.max));
-    }
-}
-
-pub const CHECKPOINT: TextKnob = TextKnob { key: "ckpt", label_key: "text-knob-ckpt", min: 0.0, max: 4.0, step: 1.0, get: |s| s.checkpoint as f64, put: |s, v| s.checkpoint = v as usize };
-pub const LAYER: TextKnob = TextKnob { key: "layer", label_key: "text-knob-layer", min: 0.0, max: 63.0, step: 1.0, get: |s| s.layer as f64, put: |s, v| s.layer = v as usize };
-pub const HEAD: TextKnob = TextKnob { key: "head", label_key: "text-knob-head", min: 0.0, max: 63.0, step: 1.0, get: |s| s.head as f64, put: |s, v| s.head = v as usize };
+/// The page's numbers. This table is the only place their bounds live: link parsing,
+/// clamping notices, the sliders' bounds and the link written back all read it. A knob
+/// is in the link away from its default; V1's λ once set; V2's scale or pin while it is
+/// the mode.
+pub const CHECKPOINT: TextKnob = TextKnob::new("ckpt", "text-knob-ckpt", (0.0, 4.0), 1.0, |s| s.checkpoint as f64, |s, v| s.checkpoint = v as usize).integer().in_link(InLink::AwayFromDefault);
+pub const LAYER: TextKnob = TextKnob::new("layer", "text-knob-layer", (0.0, 63.0), 1.0, |s| s.layer as f64, |s, v| s.layer = v as usize).integer().in_link(InLink::AwayFromDefault);
+pub const HEAD: TextKnob = TextKnob::new("head", "text-knob-head", (0.0, 63.0), 1.0, |s| s.head as f64, |s, v| s.head = v as usize).integer().in_link(InLink::AwayFromDefault);
 pub const V1_LAMBDA: TextKnob =
-    TextKnob { key: "lambda", label_key: "text-knob-lambda", min: -1.0, max: 2.0, step: 0.01, get: |s| s.v1_lambda.unwrap_or(0.0) as f64, put: |s, v| s.v1_lambda = Some(v as f32) };
-pub const V2_SCALE: TextKnob = TextKnob {
-    key: "v2_scale",
-    label_key: "text-knob-v2-scale",
-    min: V2_SCALE_RANGE.0 as f64,
-    max: V2_SCALE_RANGE.1 as f64,
-    step: 0.05,
-    get: |s| match s.v2_lambda {
+    TextKnob::new("lambda", "text-knob-lambda", (-1.0, 2.0), 0.01, |s| s.v1_lambda.unwrap_or(0.0) as f64, |s, v| s.v1_lambda = Some(v as f32)).in_link(InLink::When(|s| s.v1_lambda.is_some()));
+pub const V2_SCALE: TextKnob = TextKnob::new("v2_scale", "text-knob-v2-scale", (V2_SCALE_RANGE.0 as f64, V2_SCALE_RANGE.1 as f64), 0.05, v2_scale, |s, v| s.v2_lambda = V2Lambda::Scale(v as f32))
+    .in_link(InLink::When(|s| matches!(s.v2_lambda, V2Lambda::Scale(_))));
+pub const V2_PIN: TextKnob = TextKnob::new("v2_pin", "text-knob-v2-pin", (V2_PIN_RANGE.0 as f64, V2_PIN_RANGE.1 as f64), 0.01, v2_pin, |s, v| s.v2_lambda = V2Lambda::Pin(v as f32))
+    .in_link(InLink::When(|s| matches!(s.v2_lambda, V2Lambda::Pin(_))));
+pub const TEMPERATURE: TextKnob = TextKnob::new("temp", "text-knob-temp", (0.0, 2.0), 0.05, |s| s.temperature as f64, |s, v| s.temperature = v as f32).in_link(InLink::AwayFromDefault);
+pub const TOP_K: TextKnob = TextKnob::new("topk", "text-knob-topk", (1.0, 100.0), 1.0, |s| s.top_k as f64, |s, v| s.top_k = v as usize).integer().in_link(InLink::AwayFromDefault);
+pub const SEED: TextKnob = TextKnob::new("seed", "text-knob-seed", (0.0, 1e9), 1.0, |s| s.seed as f64, |s, v| s.seed = v as u64).integer().in_link(InLink::AwayFromDefault);
+
+fn v2_scale(s: &TextState) -> f64 {
+    match s.v2_lambda {
         V2Lambda::Scale(f) => f as f64,
         _ => 1.0,
-    },
-    put: |s, v| s.v2_lambda = V2Lambda::Scale(v as f32),
-};
-pub const V2_PIN: TextKnob = TextKnob {
-    key: "v2_pin",
-    label_key: "text-knob-v2-pin",
-    min: V2_PIN_RANGE.0 as f64,
-    max: V2_PIN_RANGE.1 as f64,
-    step: 0.01,
-    get: |s| match s.v2_lambda {
-        V2Lambda::Pin(v) => v as f64,
-        _ => 0.5,
-    },
-    put: |s, v| s.v2_lambda = V2Lambda::Pin(v as f32),
-};
-pub const TEMPERATURE: TextKnob = TextKnob { key: "temp", label_key: "text-knob-temp", min: 0.0, max: 2.0, step: 0.05, get: |s| s.temperature as f64, put: |s, v| s.temperature = v as f32 };
-pub const TOP_K: TextKnob = TextKnob { key: "topk", label_key: "text-knob-topk", min: 1.0, max: 100.0, step: 1.0, get: |s| s.top_k as f64, put: |s, v| s.top_k = v as usize };
-pub const SEED: TextKnob = TextKnob { key: "seed", label_key: "text-knob-seed", min: 0.0, max: 1e9, step: 1.0, get: |s| s.seed as f64, put: |s, v| s.seed = v as u64 };
-pub const KNOBS: [TextKnob; 9] = [CHECKPOINT, LAYER, HEAD, V1_LAMBDA, V2_SCALE, V2_PIN, TEMPERATURE, TOP_K, SEED];
-
-/// Whether a knob is in the link: V1's λ once set, V2's scale or pin while it is the
-/// mode, any other knob away from its default.
-fn in_link(knob: &TextKnob, s: &TextState) -> bool {
-    match knob.key {
-        "lambda" => s.v1_lambda.is_some(),
-        "v2_scale" => matches!(s.v2_lambda, V2Lambda::Scale(_)),
-        "v2_pin" => matches!(s.v2_lambda, V2Lambda::Pin(_)),
-        _ => (knob.get)(s) != (knob.get)(&TextState::default()),
     }
 }
+
+fn v2_pin(s: &TextState) -> f64 {
+    match s.v2_lambda {
+        V2Lambda::Pin(v) => v as f64,
+        _ => 0.5,
+    }
+}
+
+/// The text the link keeps: its last [`LINK_TEXT_MAX`] characters, with a notice if
+/// that cut it.
+fn read_text(s: &mut TextState, raw: &str, notices: &mut Vec<String>) {
+    let kept = last_chars(raw, LINK_TEXT_MAX);
+    if kept.len() < raw.len() {
+        notices.push(tr!("note-text-link-long", max = LINK_TEXT_MAX));
+    }
+    s.text = kept.to_string();
+}
+
+/// The page's link: the text, the numbers, and where the passes run unless automatic.
+const TABLE: [Field<TextState>; 11] = [
+    Field::Text(Text::<TextState>::new("text", read_text, |s| Some(last_chars(&s.text, LINK_TEXT_MAX).to_string()))),
+    Field::Number(CHECKPOINT),
+    Field::Number(LAYER),
+    Field::Number(HEAD),
+    Field::Number(V1_LAMBDA),
+    Field::Number(V2_SCALE),
+    Field::Number(V2_PIN),
+    Field::Number(TEMPERATURE),
+    Field::Number(TOP_K),
+    Field::Number(SEED),
+    Field::Choice(
+        Choice::<TextState>::new("on", |s| s.on.slug().into(), |s, raw| ComputeOn::from_slug(raw).map(|on| s.on = on).is_some(), |_, raw| tr!("note-on", raw = raw)).in_link(InLink::AwayFromDefault),
+    ),
+];
 
 /// The last `max` characters of `text`.
 pub fn last_chars(text: &str, max: usize) -> &str {
@@ -120,57 +112,17 @@ impl TextState {
     /// Reads a link: the defaults with the link's values applied, and a notice for each
     /// value that was clamped, unreadable or unknown.
     pub fn from_params(params: &[(String, String)]) -> (Self, Vec<String>) {
-        let mut s = Self::default();
-        let mut notices = vec![];
-        for (key, raw) in params {
-            if key == "text" {
-                let kept = last_chars(raw, LINK_TEXT_MAX);
-                if kept.len() < raw.len() {
-                    notices.push(tr!("note-text-link-long", max = LINK_TEXT_MAX));
-                }
-                s.text = kept.to_string();
-                continue;
-            }
-            if key == "on" {
-                match ComputeOn::ALL.into_iter().find(|c| c.slug() == raw) {
-                    Some(on) => s.on = on,
-                    None => notices.push(tr!("note-on", raw = raw.as_str())),
-                }
-                continue;
-            }
-            let Some(knob) = KNOBS.iter().find(|k| k.key == key) else {
-                notices.push(tr!("note-unknown", key = key.as_str()));
-                continue;
-            };
-            let mut v = (knob.get)(&s);
-            read_clamped(key, raw, (knob.min, knob.max), &mut v, &mut notices);
-            knob.set(&mut s, v);
-        }
-        (s, notices)
+        read_link(&TABLE, params)
     }
 
-    /// The link: the text, every knob [`in_link`], and where the passes run unless automatic.
     pub fn to_params(&self) -> Vec<(String, String)> {
-        let mut out = vec![("text".to_string(), last_chars(&self.text, LINK_TEXT_MAX).to_string())];
-        for knob in KNOBS.iter().filter(|k| in_link(k, self)) {
-            out.push((knob.key.to_string(), format_number((knob.get)(self))));
-        }
-        if self.on != ComputeOn::Auto {
-            out.push(("on".to_string(), self.on.slug().to_string()));
-        }
-        out
+        write_link(&TABLE, self)
     }
 
     /// Greedy writing: the likeliest character every time.
     pub fn greedy(&self) -> bool {
         self.temperature == 0.0
     }
-}
-
-/// A number as short as it reads: `3`, `0.8`, `-0.25`.
-fn format_number(v: f64) -> String {
-    let s = format!("{:.4}", v);
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 #[cfg(test)]

@@ -60,7 +60,7 @@ pub struct Step {
     /// The lab problem the figure starts from (lab steps only).
     pub preset: Option<fn() -> LabState>,
     /// The one slider of the step (lab steps only).
-    pub knob: Option<Knob>,
+    pub knob: Option<Knob<LabState>>,
     pub opens: Opens,
 }
 

@@ -2,7 +2,7 @@
 //! DIFF V1 and DIFF V2 for a config the student types in (the lesson's step 5).
 
 use crate::engine::arch::{count, difference, lambda_init_for_depth, ArchConfig, Variant};
-use crate::state::arch_state::{self, Field, FIELDS, RANGE};
+use crate::state::arch_state::{self, ArchKnob, FIELDS, RANGE};
 use crate::tr;
 use crate::ui::components::notice::{NoticeBar, StateNotes};
 use crate::ui::route::{Page, Router};
@@ -23,7 +23,7 @@ pub fn ArchPage() -> impl IntoView {
     });
 
     // A typed value goes through the links' rule; the input shows what was kept.
-    let on_change = move |field: &'static Field, raw: String, input: web_sys::HtmlInputElement| {
+    let on_change = move |field: &'static ArchKnob, raw: String, input: web_sys::HtmlInputElement| {
         let mut c = config.get_untracked();
         let mut lines = vec![];
         arch_state::apply(&mut c, field.key, &raw, &mut lines);
@@ -31,7 +31,7 @@ pub fn ArchPage() -> impl IntoView {
         notes.set(c.clone(), lines);
         config.set(c);
     };
-    let input = move |field: &'static Field| {
+    let input = move |field: &'static ArchKnob| {
         view! {
             <div class="control" data-key=field.key>
                 <label for=field.key><span>{field.label()}</span></label>

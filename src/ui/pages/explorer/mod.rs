@@ -12,7 +12,7 @@ mod own_model;
 mod prompt_editor;
 mod single;
 
-use crate::state::model_state::{AttentionKind, Knob, ModelState, View, BITS, CHECKPOINT, CONTEXTS, DEPTH, NEEDLES, QUERIES};
+use crate::state::model_state::{AttentionKind, ModelKnob, ModelState, View, BITS, CHECKPOINT, CONTEXTS, DEPTH, NEEDLES, QUERIES};
 use crate::tr;
 use crate::ui::components::compute_on::ComputeOnSelect;
 use crate::ui::components::notice::{NoticeBar, StateNotes};
@@ -109,7 +109,7 @@ pub(super) fn ModelControls(
     };
     let numbered = |n: usize| (0..n).map(|i| (i.to_string(), i.to_string())).collect::<Vec<_>>();
     // A range input for one of the state's knobs, with the table's bounds and label.
-    let slider = move |knob: Knob, shown: Signal<String>| {
+    let slider = move |knob: ModelKnob, shown: Signal<String>| {
         view! {
             <div class="control" data-key=knob.key><label for=knob.id><span>{knob.label()}</span><span class="value">{move || shown.get()}</span></label>
                 <input type="range" id=knob.id min=knob.min max=knob.max step=knob.step prop:value=move || state.with(|s| (knob.get)(s)).to_string() aria-valuetext=move || shown.get()

@@ -377,7 +377,7 @@ fn Controls(state: RwSignal<LabState>, lambda_committed: RwSignal<f32>) -> impl 
             lambda_committed.set(l);
         }
     });
-    let slider = move |knob: Knob| {
+    let slider = move |knob: Knob<LabState>| {
         let (min, max) = knob.slider_range();
         view! {
             <Slider id=knob.key label=knob.label() min max step=knob.step
