@@ -4,7 +4,7 @@
 //! once per visit (the explorer, the lesson and the text page share it).
 
 use crate::engine::model::library::{ModelKey, ModelLibrary};
-use crate::engine::model::Model;
+use crate::engine::model::{Model, ModelFileError};
 use crate::engine::shared::{GpuContext, GpuModel};
 use crate::tr;
 use leptos::prelude::*;
@@ -77,8 +77,8 @@ impl Library {
         self.0.try_get_value()?.model(key)
     }
 
-    pub async fn load(self, kind: String, ckpt: usize) -> Result<Rc<Model>, String> {
-        let library = self.0.try_get_value().ok_or_else(|| tr!("page-closed"))?;
+    pub async fn load(self, kind: String, ckpt: usize) -> Result<Rc<Model>, ModelFileError> {
+        let library = self.0.try_get_value().ok_or(ModelFileError::PageClosed)?;
         library.load(&kind, ckpt, |path: String| async move { fetch_bytes(&path).await }).await
     }
 

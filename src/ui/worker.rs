@@ -83,7 +83,7 @@ async fn reply(library: &ModelLibrary, message: &str) -> Parts {
     for (kind, ckpt) in job.models() {
         match library.load(&kind, ckpt, fetch_bytes).await {
             Ok(model) => models.push(model),
-            Err(why) => return jobs::failure(why),
+            Err(why) => return jobs::failure(why.to_string()),
         }
     }
     let models: Vec<&Model> = models.iter().map(Rc::as_ref).collect();

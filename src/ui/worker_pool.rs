@@ -14,6 +14,44 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+/// Why a worker could not do its job. Said in the language on screen when shown (the
+/// banner, the evidence panel's note); the pool keeps the kind, to replace the worker.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WorkerError {
+    /// The browser refused to start it (the reason the browser gave).
+    CouldNotStart(String),
+    /// It stopped before saying it was ready (its download failed, say).
+    FailedToStart,
+    /// It failed while working (the browser's message).
+    Failed(String),
+    /// It panicked (its own words).
+    Panicked(String),
+    /// It did not say it was ready in time.
+    Slow { seconds: u64 },
+    /// It went away with a job in flight.
+    Gone,
+    /// The job could not be posted to it.
+    Send(String),
+    /// This browser started no worker at all.
+    NoneStarted,
+}
+
+impl std::fmt::Display for WorkerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = match self {
+            Self::CouldNotStart(error) => crate::tr!("worker-could-not-start", error = error.as_str()),
+            Self::FailedToStart => crate::tr!("worker-failed-to-start"),
+            Self::Failed(message) => crate::tr!("worker-failed", message = message.as_str()),
+            Self::Panicked(words) => words.clone(),
+            Self::Slow { seconds } => crate::tr!("worker-slow", seconds = *seconds),
+            Self::Gone => crate::tr!("worker-gone"),
+            Self::Send(error) => crate::tr!("worker-send", error = error.as_str()),
+            Self::NoneStarted => crate::tr!("worker-none"),
+        };
+        f.write_str(&text)
+    }
+}
+
 /// The worker's loader, beside the page (`www/worker-loader.js`).
 const SCRIPT: &str = "./worker-loader.js";
 
@@ -21,12 +59,12 @@ const SCRIPT: &str = "./worker-loader.js";
 /// (`<link rel=modulepreload>` and the wasm's `<link rel=preload>`), so each worker runs
 /// the wasm the page runs, from the browser's cache: one download. The browser tests set
 /// `window.DIFFLENS_BREAK_WORKER_DOWNLOAD` to name a wasm that is not there.
-fn loader_url() -> Result<String, String> {
-    let window = web_sys::window().ok_or_else(|| crate::tr!("worker-failed-to-start"))?;
-    let document = window.document().ok_or_else(|| crate::tr!("worker-failed-to-start"))?;
+fn loader_url() -> Result<String, WorkerError> {
+    let window = web_sys::window().ok_or(WorkerError::FailedToStart)?;
+    let document = window.document().ok_or(WorkerError::FailedToStart)?;
     let href = |selector: &str| document.query_selector(selector).ok().flatten().and_then(|e| e.get_attribute("href"));
     let (Some(js), Some(wasm)) = (href("link[rel=modulepreload]"), href("link[rel=preload][type='application/wasm']")) else {
-        return Err(crate::tr!("worker-could-not-start", error = "the page links no wasm"));
+        return Err(WorkerError::CouldNotStart("the page links no wasm".into()));
     };
     let broken = js_sys::Reflect::get(&window, &"DIFFLENS_BREAK_WORKER_DOWNLOAD".into()).ok().is_some_and(|v| v.is_truthy());
     let wasm = if broken { format!("{wasm}.missing") } else { wasm };
@@ -48,7 +86,7 @@ fn parts_of(data: &JsValue) -> Parts {
     Parts { text, arrays }
 }
 
-type Reply = Result<Parts, String>;
+type Reply = Result<Parts, WorkerError>;
 
 /// The worker's message and error listeners, kept alive as long as it is.
 type Listeners = (Closure<dyn Fn(web_sys::MessageEvent)>, Closure<dyn Fn(web_sys::ErrorEvent)>);
@@ -60,7 +98,7 @@ struct Slot {
     /// The job in flight: whoever waits for its answer.
     pending: Rc<RefCell<Option<oneshot::Sender<Reply>>>>,
     /// Set by a failure; the slot is replaced before the next run.
-    dead: Rc<RefCell<Option<String>>>,
+    dead: Rc<RefCell<Option<WorkerError>>>,
     /// One call at a time: a worker answers in order, so a run started while a cancelled
     /// run's job is still in flight waits for that answer instead of taking it.
     busy: std::cell::Cell<bool>,
@@ -76,7 +114,7 @@ enum ReadyState {
     Ready,
 }
 
-fn fail(slot_pending: &RefCell<Option<oneshot::Sender<Reply>>>, ready: &RefCell<ReadyState>, dead: &RefCell<Option<String>>, why: String) {
+fn fail(slot_pending: &RefCell<Option<oneshot::Sender<Reply>>>, ready: &RefCell<ReadyState>, dead: &RefCell<Option<WorkerError>>, why: WorkerError) {
     *dead.borrow_mut() = Some(why.clone());
     if let Some(tx) = slot_pending.borrow_mut().take() {
         let _ = tx.send(Err(why.clone()));
@@ -89,10 +127,10 @@ fn fail(slot_pending: &RefCell<Option<oneshot::Sender<Reply>>>, ready: &RefCell<
 }
 
 impl Slot {
-    fn start() -> Result<Slot, String> {
+    fn start() -> Result<Slot, WorkerError> {
         let options = web_sys::WorkerOptions::new();
         options.set_type(web_sys::WorkerType::Module);
-        let worker = web_sys::Worker::new_with_options(&loader_url()?, &options).map_err(|e| crate::tr!("worker-could-not-start", error = format!("{e:?}")))?;
+        let worker = web_sys::Worker::new_with_options(&loader_url()?, &options).map_err(|e| WorkerError::CouldNotStart(format!("{e:?}")))?;
         let ready = Rc::new(RefCell::new(ReadyState::Waiting(vec![])));
         let pending: Rc<RefCell<Option<oneshot::Sender<Reply>>>> = Rc::new(RefCell::new(None));
         let dead = Rc::new(RefCell::new(None));
@@ -106,7 +144,7 @@ impl Slot {
                     }
                 }
             } else if let Some(panic) = answer.text.strip_prefix("panic=") {
-                fail(&p, &r, &d, panic.to_string());
+                fail(&p, &r, &d, WorkerError::Panicked(panic.to_string()));
             } else if let Some(tx) = p.borrow_mut().take() {
                 let _ = tx.send(Ok(answer));
             }
@@ -115,12 +153,12 @@ impl Slot {
         let on_error = Closure::<dyn Fn(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
             e.prevent_default();
             let message = e.message();
-            fail(&p, &r, &d, if message.is_empty() { crate::tr!("worker-failed-to-start") } else { crate::tr!("worker-failed", message = message) });
+            fail(&p, &r, &d, if message.is_empty() { WorkerError::FailedToStart } else { WorkerError::Failed(message) });
         });
         let (r, p, d) = (ready.clone(), pending.clone(), dead.clone());
         let deadline = Closure::once_into_js(move || {
             if matches!(*r.borrow(), ReadyState::Waiting(_)) && d.borrow().is_none() {
-                fail(&p, &r, &d, crate::tr!("worker-slow", seconds = (READY_WITHIN_MS / 1000) as u64));
+                fail(&p, &r, &d, WorkerError::Slow { seconds: (READY_WITHIN_MS / 1000) as u64 });
             }
         });
         if let Some(window) = web_sys::window() {
@@ -143,7 +181,7 @@ impl Slot {
         if let Some(why) = self.dead.borrow().clone() {
             return Err(why);
         }
-        rx.await.unwrap_or_else(|_| Err(crate::tr!("worker-gone")))
+        rx.await.unwrap_or(Err(WorkerError::Gone))
     }
 
     async fn acquire(&self) {
@@ -180,8 +218,8 @@ impl Slot {
             Some(fault) => format!("{job}&_fault={fault}"),
             None => job.to_string(),
         };
-        self.worker.post_message(&JsValue::from_str(&job)).map_err(|e| crate::tr!("worker-send", error = format!("{e:?}")))?;
-        rx.await.unwrap_or_else(|_| Err(crate::tr!("worker-gone")))
+        self.worker.post_message(&JsValue::from_str(&job)).map_err(|e| WorkerError::Send(format!("{e:?}")))?;
+        rx.await.unwrap_or(Err(WorkerError::Gone))
     }
 }
 
@@ -200,14 +238,14 @@ pub struct WorkerPool {
 /// and why, if a worker failed.
 pub struct Leftover<J> {
     pub jobs: Vec<J>,
-    pub failure: Option<String>,
+    pub failure: Option<WorkerError>,
 }
 
 /// [`Leftover`] by the jobs' places in the run.
 #[derive(Default)]
 struct Left {
     jobs: Vec<usize>,
-    failure: Option<String>,
+    failure: Option<WorkerError>,
 }
 
 thread_local! {
@@ -223,12 +261,12 @@ pub fn show_failures_in(banner: leptos::prelude::RwSignal<Option<String>>) {
 
 /// Says in the app's banner that a worker failed: its work was finished another way, and
 /// the next run starts a fresh worker in its place.
-pub fn report_failure(why: &str) {
+pub fn report_failure(why: &WorkerError) {
     use leptos::prelude::Set;
     leptos::logging::warn!("a background worker failed: {why}");
     BANNER.with(|b| {
         if let Some(banner) = *b.borrow() {
-            banner.try_set(Some(crate::tr!("worker-banner", why = why)));
+            banner.try_set(Some(crate::tr!("worker-banner", why = why.to_string())));
         }
     });
 }
@@ -307,7 +345,7 @@ impl WorkerPool {
     async fn run_each(&self, messages: Vec<String>, alive: Rc<dyn Fn() -> bool>, answer: Rc<dyn Fn(usize, Parts)>) -> Left {
         let slots = self.slots();
         if slots.is_empty() {
-            return Left { jobs: (0..messages.len()).collect(), failure: Some(crate::tr!("worker-none")) };
+            return Left { jobs: (0..messages.len()).collect(), failure: Some(WorkerError::NoneStarted) };
         }
         let queue = Rc::new(RefCell::new(messages.into_iter().enumerate().collect::<VecDeque<_>>()));
         let leftover = Rc::new(RefCell::new(Left::default()));

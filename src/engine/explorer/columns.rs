@@ -167,7 +167,7 @@ mod tests {
 
     fn shipped(kind: AttentionKind) -> Model {
         let dir = format!("{}/www/models/{}", env!("CARGO_MANIFEST_DIR"), kind.slug());
-        let card = CardInfo::parse(&std::fs::read_to_string(format!("{dir}/card.json")).unwrap()).unwrap();
+        let card = CardInfo::parse("card.json", &std::fs::read_to_string(format!("{dir}/card.json")).unwrap()).unwrap();
         let last = card.checkpoints.last().unwrap();
         load_checkpoint(&card.config, &std::fs::read(format!("{dir}/{}", last.file)).unwrap()).unwrap()
     }

@@ -6,7 +6,7 @@
 use crate::core::analysis::max_abs_diff;
 use crate::core::attention::MapRequest;
 use crate::core::model::{Model, ModelOutput};
-use crate::engine::model::{load_checkpoint, CardInfo, CheckpointInfo, Explained};
+use crate::engine::model::{load_checkpoint, CardInfo, CheckpointInfo, Explained, ModelFileError};
 use crate::gpu::context::GpuContext;
 use crate::gpu::model::GpuModel;
 use std::cell::RefCell;
@@ -74,7 +74,7 @@ impl ModelLibrary {
 
     /// The checkpoint `ckpt` of `kind`, from the cache or through `fetch` (a path under
     /// the models folder → its bytes). Every failure names the file.
-    pub async fn load<F, Fut>(&self, kind: &str, ckpt: usize, fetch: F) -> Result<Rc<Model>, String>
+    pub async fn load<F, Fut>(&self, kind: &str, ckpt: usize, fetch: F) -> Result<Rc<Model>, ModelFileError>
     where
         F: Fn(String) -> Fut,
         Fut: Future<Output = Result<Vec<u8>, String>>,
@@ -87,17 +87,17 @@ impl ModelLibrary {
             Some(c) => c,
             None => {
                 let path = format!("{}/{kind}/card.json", self.folder);
-                let bytes = fetch(path.clone()).await?;
-                let text = String::from_utf8(bytes).map_err(|_| crate::tr!("not-text", name = path.as_str()))?;
-                let c = CardInfo::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+                let bytes = fetch(path.clone()).await.map_err(ModelFileError::Fetch)?;
+                let text = String::from_utf8(bytes).map_err(|_| ModelFileError::NotText { file: path.clone() })?;
+                let c = CardInfo::parse(&path, &text)?;
                 self.cards.borrow_mut().insert(kind.to_string(), c.clone());
                 c
             }
         };
-        let entry = card.checkpoints.get(ckpt).ok_or_else(|| crate::tr!("card-too-few", kind = kind, count = card.checkpoints.len(), wanted = ckpt + 1))?;
+        let entry = card.checkpoints.get(ckpt).ok_or_else(|| ModelFileError::TooFewCheckpoints { kind: kind.to_string(), count: card.checkpoints.len(), wanted: ckpt + 1 })?;
         let path = format!("{}/{kind}/{}", self.folder, entry.file);
-        let bytes = fetch(path.clone()).await?;
-        let model = Rc::new(load_checkpoint(&card.config, &bytes).map_err(|e| format!("{path}: {e}"))?);
+        let bytes = fetch(path.clone()).await.map_err(ModelFileError::Fetch)?;
+        let model = Rc::new(load_checkpoint(&card.config, &bytes).map_err(|error| ModelFileError::Weights { file: path, error })?);
         self.models.borrow_mut().insert((kind.to_string(), ckpt), model.clone());
         Ok(model)
     }
@@ -183,9 +183,10 @@ mod tests {
         assert_eq!(fetched.get(), 3, "another checkpoint of a known card: only its file");
         assert!(library.checkpoint_label("diff_v2", 0).unwrap().starts_with("untrained"));
         let err = pollster::block_on(library.load("diff_v2", 9, disk(&fetched))).unwrap_err();
-        assert!(err.contains("models/diff_v2/card.json lists 5 checkpoints"), "{err}");
+        assert_eq!(err, ModelFileError::TooFewCheckpoints { kind: "diff_v2".into(), count: 5, wanted: 10 });
+        assert!(err.to_string().contains("models/diff_v2/card.json lists 5 checkpoints"), "{err}");
         let err = pollster::block_on(library.load("nope", 0, disk(&fetched))).unwrap_err();
-        assert!(err.starts_with("models/nope/card.json"), "{err}");
+        assert!(matches!(&err, ModelFileError::Fetch(why) if why.starts_with("models/nope/card.json")), "{err}");
     }
 
     #[test]

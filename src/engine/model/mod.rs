@@ -1,7 +1,10 @@
 //! The model explorer's computations: reading a shipped model card and checkpoint, and
 //! running a retrieval prompt through the model with every map kept.
 
+mod file_error;
 pub mod library;
+
+pub use file_error::ModelFileError;
 
 /// What the explorer reads of the core, through the engine.
 pub use crate::core::attention::LambdaTrace;
@@ -73,10 +76,11 @@ pub struct CardInfo {
 }
 
 impl CardInfo {
-    pub fn parse(json: &str) -> Result<Self, String> {
-        let card: Self = serde_json::from_str(json).map_err(|e| tr!("card-invalid", error = e.to_string()))?;
+    /// The card in `file` (named in any error).
+    pub fn parse(file: &str, json: &str) -> Result<Self, ModelFileError> {
+        let card: Self = serde_json::from_str(json).map_err(|e| ModelFileError::Card { file: file.to_string(), detail: e.to_string() })?;
         if card.checkpoints.is_empty() {
-            return Err(tr!("card-empty"));
+            return Err(ModelFileError::CardEmpty { file: file.to_string() });
         }
         Ok(card)
     }
@@ -89,20 +93,19 @@ pub const USER_MODEL_LIMITS: [(&str, usize); 5] = [("n_layers", 64), ("dim", 409
 /// A model a reader loads from their disk: the config (JSON) and the weights
 /// (safetensors), each error naming the file (and, from the loader, the tensor and the
 /// shape it expected).
-pub fn load_user_model(config_name: &str, config: &[u8], weights_name: &str, weights: &[u8]) -> Result<Model, String> {
-    let text = std::str::from_utf8(config).map_err(|_| tr!("not-text", name = config_name))?;
-    let cfg = ModelConfig::from_json(text).map_err(|e| format!("{config_name}: {}", weights_message(&e)))?;
+pub fn load_user_model(config_name: &str, config: &[u8], weights_name: &str, weights: &[u8]) -> Result<Model, ModelFileError> {
+    let text = std::str::from_utf8(config).map_err(|_| ModelFileError::NotText { file: config_name.to_string() })?;
+    let cfg = ModelConfig::from_json(text).map_err(|error| ModelFileError::Weights { file: config_name.to_string(), error })?;
     let values = [cfg.n_layers, cfg.dim, cfg.n_heads, cfg.ffn_hidden, cfg.vocab_size];
-    if let Some(((field, max), value)) = USER_MODEL_LIMITS.iter().zip(values).find(|((_, max), v)| v > max) {
-        return Err(tr!("config-too-big", name = config_name, field = field, value = value.to_string(), max = max.to_string()));
+    if let Some((&(field, max), value)) = USER_MODEL_LIMITS.iter().zip(values).find(|((_, max), v)| v > max) {
+        return Err(ModelFileError::TooBig { file: config_name.to_string(), field, value, max });
     }
-    load_checkpoint(&cfg, weights).map_err(|e| format!("{weights_name}: {e}"))
+    load_checkpoint(&cfg, weights).map_err(|error| ModelFileError::Weights { file: weights_name.to_string(), error })
 }
 
-/// A checkpoint file into a model; any malformed or mismatched file is an error message.
-pub fn load_checkpoint(config: &ModelConfig, bytes: &[u8]) -> Result<Model, String> {
-    let store = TensorStore::from_bytes(bytes).map_err(|e| weights_message(&e))?;
-    Model::load(config.clone(), &store).map_err(|e| weights_message(&e))
+/// A checkpoint file into a model; any malformed or mismatched file is the core's error.
+pub fn load_checkpoint(config: &ModelConfig, bytes: &[u8]) -> Result<Model, WeightsError> {
+    Model::load(config.clone(), &TensorStore::from_bytes(bytes)?)
 }
 
 /// What is wrong with a weights file or a config, in the language on screen: the core's
@@ -458,16 +461,19 @@ mod tests {
         let model = load_user_model("config.json", &v1_config, "final.safetensors", &read("diff_v1/step-03200.safetensors")).expect("the shipped files load");
         assert_eq!(model.config.n_layers, 3);
         let err = load_user_model("config.json", &v1_config, "base.safetensors", &read("baseline/step-03200.safetensors")).unwrap_err();
+        assert!(matches!(&err, ModelFileError::Weights { file, error: WeightsError::Missing { .. } } if file == "base.safetensors"), "{err:?}");
+        let err = err.to_string();
         assert!(err.starts_with("base.safetensors: ") && err.contains("layers.0.attn."), "{err}");
         let huge = String::from_utf8(v1_config.clone()).unwrap().replace("\"n_heads\": 2", "\"n_heads\": 9223372036854775808");
-        let err = load_user_model("big.json", huge.as_bytes(), "w.safetensors", b"").unwrap_err();
+        let err = load_user_model("big.json", huge.as_bytes(), "w.safetensors", b"").unwrap_err().to_string();
         assert!(err.starts_with("big.json: ") && err.contains("n_heads"), "{err}");
         let layers = String::from_utf8(v1_config).unwrap().replace("\"n_layers\": 3", "\"n_layers\": 4000000000");
-        let err = load_user_model("c.json", layers.as_bytes(), "w", b"").unwrap_err();
+        let err = load_user_model("c.json", layers.as_bytes(), "w", b"").unwrap_err().to_string();
         assert!(err.starts_with("c.json: ") && err.contains("n_layers = 4000000000"), "{err}");
         let deep = String::from_utf8(read("diff_v1/config.json")).unwrap().replace("\"n_layers\": 3", "\"n_layers\": 100");
-        assert!(load_user_model("c.json", deep.as_bytes(), "w", b"").unwrap_err().contains("n_layers = 100 is more than this page runs"));
-        assert!(load_user_model("c.json", &[0xff, 0xfe], "w", b"").unwrap_err().contains("not a text file"));
+        assert!(load_user_model("c.json", deep.as_bytes(), "w", b"").unwrap_err().to_string().contains("n_layers = 100 is more than this page runs"));
+        assert_eq!(load_user_model("c.json", &[0xff, 0xfe], "w", b"").unwrap_err(), ModelFileError::NotText { file: "c.json".into() });
+        assert!(ModelFileError::NotText { file: "c.json".into() }.to_string().contains("not a text file"));
     }
 
     #[test]
@@ -475,11 +481,12 @@ mod tests {
         let labelled = CheckpointInfo { file: "step-03000.safetensors".into(), step: 3000, fraction: 0.6, label: "after the copy warm-up".into() };
         assert_eq!(labelled.describe(), "after the copy warm-up: step 3000 (60%)");
         let card = CardInfo::parse(
+            "card.json",
             r#"{"name": "old", "config": {"attention": "baseline", "vocab_size": 76, "dim": 64, "n_layers": 1, "n_heads": 4, "ffn_hidden": 172}, "parameters": 1, "training_seconds": 1.0,
             "checkpoints": [{"file": "a", "step": 125, "fraction": 0.05}]}"#,
         )
         .unwrap();
         assert_eq!(card.checkpoints[0].describe(), "5% (step 125)");
-        assert!(CardInfo::parse(r#"{"name": "x", "config": {"attention": "baseline", "vocab_size": 76, "dim": 64, "n_layers": 1, "n_heads": 4, "ffn_hidden": 172}, "parameters": 1, "training_seconds": 1.0, "checkpoints": []}"#).is_err());
+        assert_eq!(CardInfo::parse("x/card.json", r#"{"name": "x", "config": {"attention": "baseline", "vocab_size": 76, "dim": 64, "n_layers": 1, "n_heads": 4, "ffn_hidden": 172}, "parameters": 1, "training_seconds": 1.0, "checkpoints": []}"#).unwrap_err(), ModelFileError::CardEmpty { file: "x/card.json".into() });
     }
 }

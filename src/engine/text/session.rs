@@ -31,7 +31,7 @@ where
     let vocab = std::sync::Arc::new(CharVocab::from_json(&text).map_err(|e| format!("{path}: {e}"))?);
     let mut models = vec![];
     for kind in AttentionKind::ALL {
-        let model = library.load(kind.slug(), checkpoint, &fetch).await?;
+        let model = library.load(kind.slug(), checkpoint, &fetch).await.map_err(|e| e.to_string())?;
         if model.config.vocab_size != vocab.size() {
             return Err(crate::tr!("text-vocab-mismatch", kind = kind.slug(), model = model.config.vocab_size, vocab = vocab.size()));
         }

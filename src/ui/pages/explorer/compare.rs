@@ -75,7 +75,7 @@ fn load_all(ckpt: Memo<usize>, library: Library, status: RwSignal<Status>, attem
                     return;
                 }
                 if let Err(e) = result {
-                    status.try_set(Status::Failed(e));
+                    status.try_set(Status::Failed(e.to_string()));
                     return;
                 }
             }

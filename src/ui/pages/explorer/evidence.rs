@@ -225,7 +225,7 @@ impl RunControl {
         if !alive() || left.jobs.is_empty() {
             return vec![];
         }
-        let why = left.failure.unwrap_or_else(|| tr!("no-worker-answered"));
+        let why = left.failure.map_or_else(|| tr!("no-worker-answered"), |e| e.to_string());
         self.view_of.try_update(|v| v.note = Some(tr!("worker-stopped", why = why)));
         left.jobs
     }

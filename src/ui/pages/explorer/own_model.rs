@@ -32,7 +32,7 @@ async fn load(files: Vec<web_sys::File>) -> Result<(crate::engine::model::Model,
         return Err(tr!("own-two-files", got = if names.is_empty() { tr!("own-none") } else { names.join(", ") }));
     };
     let (c, w) = (bytes_of(config).await?, bytes_of(weights).await?);
-    let model = load_user_model(&config.name(), &c, &weights.name(), &w)?;
+    let model = load_user_model(&config.name(), &c, &weights.name(), &w).map_err(|e| e.to_string())?;
     Ok((model, format!("{} + {}", weights.name(), config.name())))
 }
 

@@ -49,7 +49,7 @@ fn load_models(which: Memo<ModelKey>, library: Library, status: RwSignal<Status>
                     status.try_set(Status::Ready);
                 }
                 Err(e) => {
-                    status.try_set(Status::Failed(e));
+                    status.try_set(Status::Failed(e.to_string()));
                 }
             }
         });

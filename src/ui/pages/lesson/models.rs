@@ -40,7 +40,7 @@ fn lesson_runs(bits: &'static [Option<u32>]) -> (RwSignal<Status>, RwSignal<u32>
                 match library.load(kind.slug().to_string(), state.checkpoint).await {
                     Ok(m) => models.push(m),
                     Err(e) => {
-                        status.try_set(Status::Failed(e));
+                        status.try_set(Status::Failed(e.to_string()));
                         return;
                     }
                 }
