@@ -31,6 +31,26 @@ pub enum V2Lambda {
     Pin(f32),
 }
 
+impl V2Lambda {
+    /// The factor, while every λ is scaled.
+    pub fn scale(self) -> Option<f32> {
+        if let V2Lambda::Scale(f) = self {
+            Some(f)
+        } else {
+            None
+        }
+    }
+
+    /// The value, while every λ is pinned to one.
+    pub fn pin(self) -> Option<f32> {
+        if let V2Lambda::Pin(v) = self {
+            Some(v)
+        } else {
+            None
+        }
+    }
+}
+
 /// Where the reader wants the explorer's forward passes to run (`on=` in the link).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ComputeOn {
@@ -219,22 +239,6 @@ fn read_context(s: &mut ModelState, raw: &str, notices: &mut Vec<String>) {
     }
 }
 
-/// V2's scale, or 1 (a link's unreadable scale keeps that).
-fn v2_scale(s: &ModelState) -> f64 {
-    match s.v2_lambda {
-        V2Lambda::Scale(v) => v as f64,
-        _ => 1.0,
-    }
-}
-
-/// V2's pinned λ, or 1 (a link's unreadable pin keeps that).
-fn v2_pin(s: &ModelState) -> f64 {
-    match s.v2_lambda {
-        V2Lambda::Pin(v) => v as f64,
-        _ => 1.0,
-    }
-}
-
 /// The explorer's link, in the order it is written.
 const TABLE: [Field<ModelState>; 21] = [
     Field::Choice(ModelChoice::new("view", |s| s.view.slug().into(), |s, raw| View::from_slug(raw).map(|v| s.view = v).is_some(), |s, raw| crate::tr!("note-view", raw = raw, view = s.view.slug()))),
@@ -299,11 +303,11 @@ const TABLE: [Field<ModelState>; 21] = [
         ModelChoice::new("on", |s| s.on.slug().into(), |s, raw| ComputeOn::from_slug(raw).map(|on| s.on = on).is_some(), |_, raw| crate::tr!("note-on", raw = raw)).in_link(InLink::AwayFromDefault),
     ),
     Field::Number(
-        ModelKnob::new("v2_scale", "v2-scale", (V2_SCALE_RANGE.0 as f64, V2_SCALE_RANGE.1 as f64), 0.05, v2_scale, |s, v| s.v2_lambda = V2Lambda::Scale(v as f32))
+        ModelKnob::new("v2_scale", "v2-scale", (V2_SCALE_RANGE.0 as f64, V2_SCALE_RANGE.1 as f64), 0.05, |s| s.v2_lambda.scale().unwrap_or(1.0) as f64, |s, v| s.v2_lambda = V2Lambda::Scale(v as f32))
             .in_link(InLink::When(|s| matches!(s.v2_lambda, V2Lambda::Scale(_)))),
     ),
     Field::Number(
-        ModelKnob::new("v2_pin", "v2-pin", (V2_PIN_RANGE.0 as f64, V2_PIN_RANGE.1 as f64), 0.01, v2_pin, |s, v| s.v2_lambda = V2Lambda::Pin(v as f32))
+        ModelKnob::new("v2_pin", "v2-pin", (V2_PIN_RANGE.0 as f64, V2_PIN_RANGE.1 as f64), 0.01, |s| s.v2_lambda.pin().unwrap_or(1.0) as f64, |s, v| s.v2_lambda = V2Lambda::Pin(v as f32))
             .in_link(InLink::When(|s| matches!(s.v2_lambda, V2Lambda::Pin(_)))),
     ),
     Field::Text(ModelText::new("head_baseline", |s, raw, n| read_pick(s, 0, raw, n), |s| s.picks[0].map(|h| h.to_string()))),

@@ -50,27 +50,21 @@ pub const LAYER: TextKnob = TextKnob::new("layer", "text-knob-layer", (0.0, 63.0
 pub const HEAD: TextKnob = TextKnob::new("head", "text-knob-head", (0.0, 63.0), 1.0, |s| s.head as f64, |s, v| s.head = v as usize).integer().in_link(InLink::AwayFromDefault);
 pub const V1_LAMBDA: TextKnob =
     TextKnob::new("lambda", "text-knob-lambda", (-1.0, 2.0), 0.01, |s| s.v1_lambda.unwrap_or(0.0) as f64, |s, v| s.v1_lambda = Some(v as f32)).in_link(InLink::When(|s| s.v1_lambda.is_some()));
-pub const V2_SCALE: TextKnob = TextKnob::new("v2_scale", "text-knob-v2-scale", (V2_SCALE_RANGE.0 as f64, V2_SCALE_RANGE.1 as f64), 0.05, v2_scale, |s, v| s.v2_lambda = V2Lambda::Scale(v as f32))
-    .in_link(InLink::When(|s| matches!(s.v2_lambda, V2Lambda::Scale(_))));
-pub const V2_PIN: TextKnob = TextKnob::new("v2_pin", "text-knob-v2-pin", (V2_PIN_RANGE.0 as f64, V2_PIN_RANGE.1 as f64), 0.01, v2_pin, |s, v| s.v2_lambda = V2Lambda::Pin(v as f32))
-    .in_link(InLink::When(|s| matches!(s.v2_lambda, V2Lambda::Pin(_))));
+pub const V2_SCALE: TextKnob = TextKnob::new(
+    "v2_scale",
+    "text-knob-v2-scale",
+    (V2_SCALE_RANGE.0 as f64, V2_SCALE_RANGE.1 as f64),
+    0.05,
+    |s| s.v2_lambda.scale().unwrap_or(1.0) as f64,
+    |s, v| s.v2_lambda = V2Lambda::Scale(v as f32),
+)
+.in_link(InLink::When(|s| matches!(s.v2_lambda, V2Lambda::Scale(_))));
+pub const V2_PIN: TextKnob =
+    TextKnob::new("v2_pin", "text-knob-v2-pin", (V2_PIN_RANGE.0 as f64, V2_PIN_RANGE.1 as f64), 0.01, |s| s.v2_lambda.pin().unwrap_or(0.5) as f64, |s, v| s.v2_lambda = V2Lambda::Pin(v as f32))
+        .in_link(InLink::When(|s| matches!(s.v2_lambda, V2Lambda::Pin(_))));
 pub const TEMPERATURE: TextKnob = TextKnob::new("temp", "text-knob-temp", (0.0, 2.0), 0.05, |s| s.temperature as f64, |s, v| s.temperature = v as f32).in_link(InLink::AwayFromDefault);
 pub const TOP_K: TextKnob = TextKnob::new("topk", "text-knob-topk", (1.0, 100.0), 1.0, |s| s.top_k as f64, |s, v| s.top_k = v as usize).integer().in_link(InLink::AwayFromDefault);
 pub const SEED: TextKnob = TextKnob::new("seed", "text-knob-seed", (0.0, 1e9), 1.0, |s| s.seed as f64, |s, v| s.seed = v as u64).integer().in_link(InLink::AwayFromDefault);
-
-fn v2_scale(s: &TextState) -> f64 {
-    match s.v2_lambda {
-        V2Lambda::Scale(f) => f as f64,
-        _ => 1.0,
-    }
-}
-
-fn v2_pin(s: &TextState) -> f64 {
-    match s.v2_lambda {
-        V2Lambda::Pin(v) => v as f64,
-        _ => 0.5,
-    }
-}
 
 /// The text the link keeps: its last [`LINK_TEXT_MAX`] characters, with a notice if
 /// that cut it.

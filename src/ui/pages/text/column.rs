@@ -58,22 +58,27 @@ fn surprise_csv(run: &TextRun) -> String {
     out
 }
 
+/// The characters and each one's shade. A λ step changes every loss but no character,
+/// so the spans are made once per text and only their shade, title and `data-loss`
+/// follow each run.
 #[component]
 fn SurpriseStrip(kind: AttentionKind, run: Signal<Option<Arc<TextRun>>>) -> impl IntoView {
+    let chars =
+        Memo::new(move |_| run.with(|r| r.as_ref().map(|r| (0..r.typed.chars.len()).map(|i| (r.typed.chars[i], r.typed.is_unknown(i), r.typed.label(i))).collect::<Vec<_>>()).unwrap_or_default()));
+    let losses = Memo::new(move |_| run.with(|r| r.as_ref().map(|r| (0..r.typed.chars.len()).map(|i| r.loss_at(i)).collect::<Vec<_>>()).unwrap_or_default()));
     let cells = move || {
-        run.get().map(|r| {
-            (0..r.typed.chars.len())
-                .map(|i| {
-                    let c = r.typed.chars[i];
-                    let unknown = r.typed.is_unknown(i);
-                    let loss = r.loss_at(i);
-                    let title = loss.map(|l| tr!("text-char-loss", ch = show_char(c), loss = format!("{l:.2}"))).unwrap_or_else(|| tr!("text-first-char"));
-                    // Spaces stay spaces in running text; the axis labels make them visible.
-                    let text = if unknown || c == '\n' { r.typed.label(i) } else { c.to_string() };
-                    view! { <span class="ch" class:unknown=unknown class:newline=c == '\n' style=strip_style(loss) title=title data-loss=loss.map(|l| format!("{l:.4}"))>{text}</span> }
-                })
-                .collect_view()
-        })
+        chars
+            .get()
+            .into_iter()
+            .enumerate()
+            .map(|(i, (c, unknown, label))| {
+                let loss = move || losses.with(|l| l.get(i).copied().flatten());
+                let title = move || loss().map(|l| tr!("text-char-loss", ch = show_char(c), loss = format!("{l:.2}"))).unwrap_or_else(|| tr!("text-first-char"));
+                // Spaces stay spaces in running text; the axis labels make them visible.
+                let text = if unknown || c == '\n' { label } else { c.to_string() };
+                view! { <span class="ch" class:unknown=unknown class:newline=c == '\n' style=move || strip_style(loss()) title=title data-loss=move || loss().map(|l| format!("{l:.4}"))>{text}</span> }
+            })
+            .collect_view()
     };
     let save = move |_| {
         if let Some(r) = run.get_untracked() {
