@@ -4,6 +4,10 @@
 // - a keystroke that moves the window on (a 160-character text, then one more: the three
 //   models read the whole window again), the same way;
 // - a λ step (arrow key on V1's λ) until V1's column shows it and that frame is painted;
+// - a λ drag step, timed as the lab's and the explorer's drags are (input events of a drag
+//   arrive at a frame's start: the slider's value set and its input event dispatched in a
+//   requestAnimationFrame callback, then the time until V1's strip shows it and a task
+//   after it; under one frame means the frame that took the input showed the result);
 // Each time runs in the page from the key event's timestamp to the end of the frame that
 // first shows the change (a MutationObserver, then requestAnimationFrame and a task),
 // so no polling frame is added to it.
@@ -74,6 +78,29 @@ try {
     await page.keyboard.press(i % 2 ? 'ArrowLeft' : 'ArrowRight');
     steps.push(await timed(page));
   }
+  const drags = [];
+  for (let i = 0; i < RUNS; i++) {
+    const before = await lossesOf(page, 'diff_v1');
+    drags.push(await page.evaluate(async ({ before, value }) => {
+      const strip = () => [...document.querySelectorAll('#strip-diff_v1 .ch')].map((s) => s.dataset.loss ?? '').join(',');
+      const t0 = await new Promise((resolve) => requestAnimationFrame(() => {
+        const t = performance.now();
+        const el = document.getElementById('lambda');
+        el.value = value;
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+        resolve(t);
+      }));
+      const reached = () => strip() !== before;
+      for (let k = 0; k < 100 && !reached(); k++) await Promise.resolve();
+      if (reached()) {
+        await new Promise((r) => setTimeout(r, 0));
+      } else {
+        while (!reached()) await new Promise((r) => setTimeout(r, 0));
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      }
+      return performance.now() - t0;
+    }, { before, value: (0.3 + 0.01 * (i % 2)).toFixed(2) }));
+  }
   await page.click('#lambda-learnt');
   await ready(page);
   await page.evaluate(() => { window.__long = []; });
@@ -87,6 +114,7 @@ try {
     keystroke_ms_median: Math.round(median(keys)), keystroke_ms: keys.map(Math.round),
     window_move_ms_median: Math.round(median(moves)), window_move_ms: moves.map(Math.round),
     lambda_step_ms_median: Math.round(median(steps)), lambda_step_ms: steps.map(Math.round),
+    lambda_drag_ms_median: +median(drags).toFixed(1), lambda_drag_ms: drags.map((t) => +t.toFixed(1)),
     write_on_chars_per_s: written.map((n) => +(n / WRITE_S).toFixed(1)),
     longest_task_typing_ms: Math.round(typingLong), longest_task_writing_ms: Math.round(writingLong),
   }));
