@@ -1,7 +1,7 @@
 //! The compare view's columns: each model's run of the state's prompt, kept while
 //! nothing it depends on changes (a λ drag on one model reruns that model alone), made
 //! where its placement says: the CPU core (on the page, or a whole pass in a background
-//! worker, `forward_job`), or WebGPU with the CPU core taking over if the GPU fails.
+//! worker, `jobs::ForwardJob`), or WebGPU with the CPU core taking over if the GPU fails.
 
 use crate::core::model::ModelOutput;
 use crate::core::retrieval::PromptSpec;
@@ -112,7 +112,7 @@ impl ColumnJob {
         self.kept.is_none() && self.resume.is_none() && !self.key.4.on_gpu()
     }
 
-    /// The job done by a worker's whole pass (`forward_job`) of `prompt`.
+    /// The job done by a worker's whole pass (`jobs::ForwardJob`) of `prompt`.
     pub fn with_output(self, prompt: &Prompt, output: ModelOutput) -> ColumnRun {
         let explained = Arc::new(explained_of(prompt.clone(), output, self.key.3.lambda.clone()));
         ColumnRun { computed_on: self.key.4.clone(), key: self.key, explained, in_worker: true }
