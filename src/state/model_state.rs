@@ -239,6 +239,25 @@ fn read_context(s: &mut ModelState, raw: &str, notices: &mut Vec<String>) {
     }
 }
 
+/// The logits' precision from a link: `32` (f32) or one of [`BITS`]; false for anything else.
+fn set_bits(s: &mut ModelState, raw: &str) -> bool {
+    match raw.parse::<u32>() {
+        Ok(32) => s.bits = None,
+        Ok(b) if BITS.contains(&b) => s.bits = Some(b),
+        _ => return false,
+    }
+    true
+}
+
+/// DIFF V1's per-head norm from a link: `on` or `off`; false for anything else.
+fn set_v1_norm(s: &mut ModelState, raw: &str) -> bool {
+    match raw {
+        "on" | "off" => s.v1_norm = raw == "on",
+        _ => return false,
+    }
+    true
+}
+
 /// The explorer's link, in the order it is written.
 const TABLE: [Field<ModelState>; 21] = [
     Field::Choice(ModelChoice::new("view", |s| s.view.slug().into(), |s, raw| View::from_slug(raw).map(|v| s.view = v).is_some(), |s, raw| crate::tr!("note-view", raw = raw, view = s.view.slug()))),
@@ -257,40 +276,9 @@ const TABLE: [Field<ModelState>; 21] = [
     Field::Number(LAYER),
     Field::Number(HEAD),
     Field::Text(ModelText::new("row", |s, raw, n| s.row = read_row(raw, 4096, n), |s| s.row.map(|r| r.to_string()))),
-    Field::Choice(
-        ModelChoice::new(
-            "bits",
-            |s| s.bits.unwrap_or(32).to_string(),
-            |s, raw| match raw.parse::<u32>() {
-                Ok(32) => {
-                    s.bits = None;
-                    true
-                }
-                Ok(b) if BITS.contains(&b) => {
-                    s.bits = Some(b);
-                    true
-                }
-                _ => false,
-            },
-            |_, raw| crate::tr!("note-bits", raw = raw),
-        )
-        .in_link(InLink::When(|s| s.bits.is_some())),
-    ),
+    Field::Choice(ModelChoice::new("bits", |s| s.bits.unwrap_or(32).to_string(), set_bits, |_, raw| crate::tr!("note-bits", raw = raw)).in_link(InLink::When(|s| s.bits.is_some()))),
     Field::Text(ModelText::new("v1_lambda", |s, raw, n| s.v1_lambdas = read_layers(raw, n), |s| s.v1_lambdas.iter().any(Option::is_some).then(|| write_layers(&s.v1_lambdas)))),
-    Field::Choice(
-        ModelChoice::new(
-            "v1_norm",
-            |s| if s.v1_norm { "on" } else { "off" }.into(),
-            |s, raw| {
-                matches!(raw, "on" | "off") && {
-                    s.v1_norm = raw == "on";
-                    true
-                }
-            },
-            |_, raw| crate::tr!("note-v1-norm", raw = raw),
-        )
-        .in_link(InLink::When(|s| !s.v1_norm)),
-    ),
+    Field::Choice(ModelChoice::new("v1_norm", |s| if s.v1_norm { "on" } else { "off" }.into(), set_v1_norm, |_, raw| crate::tr!("note-v1-norm", raw = raw)).in_link(InLink::When(|s| !s.v1_norm))),
     Field::Text(ModelText::new(
         "prompt",
         |s, raw, n| match parse_prompt(raw) {
