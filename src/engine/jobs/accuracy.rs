@@ -4,7 +4,7 @@
 
 use crate::core::model::Model;
 use crate::engine::explorer::evidence::{fresh_prompts, run_spec, AccuracyRun};
-use crate::engine::jobs::fields::numbers;
+use crate::engine::jobs::fields::{numbers, whole};
 use crate::engine::jobs::{with_link, Fields, Job, ModelKey, Pairs, WorkerMemory};
 use crate::engine::model::forward_options;
 use crate::state::model_state::{AttentionKind, ModelState};
@@ -79,10 +79,9 @@ impl Job for AccuracyChunk {
     }
 
     fn read_output(f: &Fields, _: Vec<Vec<f32>>) -> Result<Self::Output, String> {
-        let count = |x: f64| (x >= 0.0 && x.fract() == 0.0).then_some(x as usize).ok_or_else(|| format!("not a count: {x}"));
         f.list("counts", |item| {
             let [right, asked] = numbers::<2>(item)?;
-            Ok((count(right)?, count(asked)?))
+            Ok((whole(right, "count")?, whole(asked, "count")?))
         })
     }
 }

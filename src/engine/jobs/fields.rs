@@ -46,6 +46,11 @@ impl Fields {
     }
 }
 
+/// A count written as a number (`15`), or why it is not a whole number ≥ 0.
+pub fn whole(x: f64, what: &str) -> Result<usize, String> {
+    (x >= 0.0 && x.fract() == 0.0).then_some(x as usize).ok_or_else(|| format!("not a {what}: {x}"))
+}
+
 /// Items of `n` numbers joined by `/` (a list entry of [`Fields::list`]), or why `text` is not one.
 pub fn numbers<const N: usize>(text: &str) -> Result<[f64; N], String> {
     let bad = || format!("not {N} numbers joined by '/': {text}");

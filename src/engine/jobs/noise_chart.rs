@@ -6,7 +6,7 @@
 
 use crate::core::lab::{LabParams, NoiseMassPoint, NoiseSweepPoint};
 use crate::core::model::Model;
-use crate::engine::jobs::fields::numbers;
+use crate::engine::jobs::fields::{numbers, whole};
 use crate::engine::jobs::{Fields, Job, Pairs, WorkerMemory};
 use crate::engine::lab::{context_lengths, noise_mass_point, noise_point};
 
@@ -78,8 +78,7 @@ impl Job for NoiseChartJob {
         if f.get("masses").is_some() {
             let point = |item: &str| {
                 let [n, standard, standard_expected, differential] = numbers::<4>(item)?;
-                let n = (n >= 0.0 && n.fract() == 0.0).then_some(n as usize).ok_or_else(|| format!("not a context length: {n}"))?;
-                Ok(NoiseMassPoint { n, standard, standard_expected, differential })
+                Ok(NoiseMassPoint { n: whole(n, "context length")?, standard, standard_expected, differential })
             };
             return Ok(ChartPoint::Masses(f.list("masses", point)?));
         }
