@@ -24,6 +24,7 @@ pub mod rms_norm;
 pub mod rope;
 pub mod softmax;
 pub mod swiglu;
+pub mod train;
 pub mod weights;
 
 pub use attention::{AttentionLayer, AttentionOptions, HeadMaps, LambdaTrace, LayerOutput, MapRequest};
