@@ -83,3 +83,71 @@ fn a_mismatched_checkpoint_fails_with_the_tensor_name() {
     let run = tool(&["--weights", &i, "--input", &i, "--out", &o, "--kind", "v2", "--heads", "2"]);
     assert!(String::from_utf8_lossy(&run.stderr).contains("q_proj.weight` is missing"));
 }
+
+/// Σ out ⊙ d_out of the core's own forward (f32), summed in f64.
+fn weighted_out(layer: &AttentionLayer, xs: &[ndarray::Array2<f32>], d_out: &[f32]) -> f64 {
+    let opts = AttentionOptions::default();
+    let out: Vec<f32> = xs.iter().flat_map(|x| layer.forward(&x.view(), &opts, 0).out.into_iter()).collect();
+    out.iter().zip(d_out).map(|(&o, &d)| o as f64 * d as f64).sum()
+}
+
+/// `--grad-of`: for each kind, `grad.x` and the gradient of the tensor that makes λ equal
+/// central differences of the core's forward (f32, h = 1e-2: rounding of about 1e-6 in the
+/// sum becomes 1e-4 in a difference, so 2e-3 separates right from wrong), and every tensor
+/// the layer reads has its gradient, in its shape.
+#[test]
+fn grad_of_writes_the_gradients_of_input_and_weights() {
+    let dir = temp_dir("grad");
+    let (b, t, e) = (2, 4, 16);
+    let cases: [(AttentionLayer, AttentionKind, &str, &[&str]); 3] = [
+        (AttentionLayer::Baseline(difflens::core::baseline::BaselineAttention::random(&mut seeded(6), AttnShape::new(AttentionKind::Baseline, e, 2, None, None).unwrap())), AttentionKind::Baseline, "q_proj.weight", &[]),
+        (AttentionLayer::V1(DiffAttnV1::random(&mut seeded(7), AttnShape::new(AttentionKind::DiffV1, e, 2, None, None).unwrap(), 0.2)), AttentionKind::DiffV1, "lambda_q1", &["lambda_k2", "subln.weight"]),
+        (AttentionLayer::V2(DiffAttnV2::random(&mut seeded(8), AttnShape::new(AttentionKind::DiffV2, e, 2, None, None).unwrap())), AttentionKind::DiffV2, "lambda_proj.weight", &["o_proj.weight"]),
+    ];
+    for (layer, ak, probe, also) in cases {
+        let kind = ["baseline", "v1", "v2"][AttentionKind::ALL.iter().position(|k| *k == ak).unwrap()];
+        let x = normal_matrix(&mut seeded(9), b * t, e, 1.0);
+        let (w, i, o) = files(&dir, &layer, x.as_slice().unwrap(), vec![b, t, e]);
+        let d_out: Vec<f32> = normal_matrix(&mut seeded(10), b * t, e, 1.0).into_iter().collect();
+        let mut grad_file = TensorStore::default();
+        grad_file.insert("d_out", vec![b, t, e], d_out.clone());
+        let g = dir.join("d.safetensors");
+        std::fs::write(&g, grad_file.to_bytes()).unwrap();
+        let _ = std::fs::remove_file(&o);
+        let run = tool(&["--weights", &w, "--input", &i, "--out", &o, "--kind", kind, "--heads", "2", "--grad-of", g.to_str().unwrap()]);
+        assert!(run.status.success(), "{kind}: {}", String::from_utf8_lossy(&run.stderr));
+        let result = TensorStore::from_bytes(&std::fs::read(&o).unwrap()).unwrap();
+        let mut weights = TensorStore::default();
+        layer.write_to(&mut weights, "");
+        for name in ["q_proj.weight", "k_proj.weight", "v_proj.weight"].iter().chain(also) {
+            assert_eq!(result.get(&format!("grad.{name}")).unwrap_or_else(|| panic!("{kind}: grad.{name}")).shape, weights.get(name).unwrap().shape, "{kind} {name}");
+        }
+        let xs: Vec<_> = (0..b).map(|k| x.slice(ndarray::s![k * t..(k + 1) * t, ..]).to_owned()).collect();
+        let h = 1e-2f32;
+        let grad_x = &result.get("grad.x").unwrap().data;
+        assert_eq!(result.get("grad.x").unwrap().shape, vec![b, t, e]);
+        for (k, &analytic) in grad_x.iter().enumerate() {
+            let moved = |by: f32| {
+                let mut xs = xs.clone();
+                xs[k / (t * e)].as_slice_mut().unwrap()[k % (t * e)] += by;
+                weighted_out(&layer, &xs, &d_out)
+            };
+            let numeric = (moved(h) - moved(-h)) / (2.0 * h as f64);
+            assert!((analytic as f64 - numeric).abs() < 2e-3, "{kind} grad.x[{k}]: {analytic} vs {numeric}");
+        }
+        let grad_w = &result.get(&format!("grad.{probe}")).unwrap().data;
+        for (k, &analytic) in grad_w.iter().enumerate() {
+            let moved = |by: f32| {
+                let mut store = weights.clone();
+                let mut data = store.get(probe).unwrap().data.clone();
+                data[k] += by;
+                store.insert(probe, store.get(probe).unwrap().shape.clone(), data);
+                let shape = AttnShape::new(ak, e, 2, None, None).unwrap();
+                let moved_layer = AttentionLayer::load(&store.scope(""), ak, shape, difflens::core::attention::V1Choices { lambda_init: 0.2, pairing: Default::default(), subln: true }).unwrap();
+                weighted_out(&moved_layer, &xs, &d_out)
+            };
+            let numeric = (moved(h) - moved(-h)) / (2.0 * h as f64);
+            assert!((analytic as f64 - numeric).abs() < 2e-3 * numeric.abs().max(1.0), "{kind} grad.{probe}[{k}]: {analytic} vs {numeric}");
+        }
+    }
+}

@@ -59,6 +59,10 @@ pub struct Args {
     /// Write the maps of these heads only (0-based, comma-separated, e.g. `0,3`).
     #[arg(long, value_delimiter = ',', allow_negative_numbers = true, value_parser = index)]
     pub map_heads: Option<Vec<usize>>,
+    /// File holding `d_out`, shaped like `out`: also write the gradients of Σ out ⊙ d_out
+    /// as `grad.x` and `grad.<parameter name>` (names as in the checkpoint).
+    #[arg(long)]
+    pub grad_of: Option<PathBuf>,
     /// Memory this run may use, in GiB (default: what the machine and its limits allow).
     #[arg(long, allow_negative_numbers = true, value_parser = gib)]
     pub max_memory: Option<f64>,

@@ -8,6 +8,7 @@
 
 mod args;
 mod files;
+mod grad;
 mod memory;
 mod run;
 

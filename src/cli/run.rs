@@ -101,20 +101,23 @@ fn check_finite(name: &str, values: &[f32], cause: impl Fn() -> String) -> Resul
 }
 
 struct Outputs {
-    tensors: Vec<(&'static str, Vec<usize>, Vec<f32>)>,
+    tensors: Vec<(String, Vec<usize>, Vec<f32>)>,
     map_heads: Vec<usize>,
 }
 
 fn write(path: &Path, outputs: &Outputs) -> Result<(), String> {
     let views: Vec<(&str, TensorView)> =
-        outputs.tensors.iter().map(|(name, shape, data)| (*name, TensorView::new(Dtype::F32, shape.clone(), bytemuck::cast_slice(data)).expect("shape matches data"))).collect();
+        outputs.tensors.iter().map(|(name, shape, data)| (name.as_str(), TensorView::new(Dtype::F32, shape.clone(), bytemuck::cast_slice(data)).expect("shape matches data"))).collect();
     let heads: Vec<String> = outputs.map_heads.iter().map(|h| h.to_string()).collect();
     let meta = (!heads.is_empty()).then(|| HashMap::from([("map_heads".to_string(), heads.join(","))]));
     write_atomic(path, |temp| safetensors::serialize_to_file(views, &meta, temp).map_err(|e| format!("cannot write --out {}: {e}", path.display())))
 }
 
 pub fn run(args: Args) -> Result<Report, String> {
-    refuse_overwriting(&args.out, &[("--input", &args.input), ("--weights", &args.weights)])?;
+    let mut inputs = vec![("--input", args.input.as_path()), ("--weights", args.weights.as_path())];
+    inputs.extend(args.grad_of.as_deref().map(|g| ("--grad-of", g)));
+    refuse_overwriting(&args.out, &inputs)?;
+    let grad_file = args.grad_of.as_ref().map(|path| load(path, "--grad-of").map(|f| (f, format!("--grad-of {}", path.display())))).transpose()?;
     let weights = load(&args.weights, "--weights")?;
     let xs = batch(&load(&args.input, "--input")?, &args.input)?;
     let (t, e) = xs[0].dim();
@@ -166,14 +169,20 @@ pub fn run(args: Args) -> Result<Report, String> {
         check_finite(name, values, cause)?;
     }
     let hm = heads.len();
-    let mut tensors = vec![("out", vec![b, t, e], y)];
+    let mut tensors = vec![("out".to_string(), vec![b, t, e], y)];
     if hm > 0 {
-        tensors.extend([("A1", vec![b, hm, t, t], a1), ("A2", vec![b, hm, t, t], a2), ("A_diff", vec![b, hm, t, t], diff)]);
+        tensors.extend([("A1", vec![b, hm, t, t], a1), ("A2", vec![b, hm, t, t], a2), ("A_diff", vec![b, hm, t, t], diff)].map(|(n, s, v)| (n.to_string(), s, v)));
     }
     match args.kind {
-        Kind::V1 => tensors.push(("lambda_full", vec![1], lambdas)),
-        Kind::V2 => tensors.push(("lambda_full", vec![b, t, h], lambdas)),
+        Kind::V1 => tensors.push(("lambda_full".to_string(), vec![1], lambdas)),
+        Kind::V2 => tensors.push(("lambda_full".to_string(), vec![b, t, h], lambdas)),
         Kind::Baseline => {}
+    }
+    if let Some((file, flag)) = &grad_file {
+        for (name, shape, values) in super::grad::gradients(&args, &layer, &xs, file, flag)? {
+            check_finite(&name, &values, cause)?;
+            tensors.push((name, shape, values));
+        }
     }
     write(&args.out, &Outputs { tensors, map_heads: if hm < h { heads.clone() } else { vec![] } })?;
 
