@@ -11,3 +11,4 @@ pub mod model;
 pub mod placement;
 pub mod shared;
 pub mod text;
+pub mod train;

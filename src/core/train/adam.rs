@@ -37,6 +37,17 @@ impl<R: Real> Adam<R> {
         Self { settings, m: params.zeros_like(), v: params.zeros_like(), steps: 0 }
     }
 
+    /// The optimiser as [`Adam::moments`] and [`Adam::steps`] left it (a run resumed in
+    /// another worker).
+    pub fn from_moments(settings: AdamSettings, m: Params<R>, v: Params<R>, steps: u32) -> Self {
+        Self { settings, m, v, steps }
+    }
+
+    /// The first and second moments.
+    pub fn moments(&self) -> (&Params<R>, &Params<R>) {
+        (&self.m, &self.v)
+    }
+
     pub fn steps(&self) -> u32 {
         self.steps
     }

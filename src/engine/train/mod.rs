@@ -1,0 +1,16 @@
+//! Training in the page: the sizes a student picks, the text a run learns from, one run
+//! (kind × seed) stepped in chunks, and the verdict the final numbers support. The math
+//! is `core::train`'s; this module decides what runs and what is measured.
+
+pub mod data;
+pub mod preset;
+pub mod run;
+pub mod verdict;
+
+#[cfg(test)]
+mod tests;
+
+pub use data::{DataError, TextData};
+pub use preset::{Preset, PRESETS};
+pub use run::{Eval, ProbeMaps, RunError, RunSpec, TrainRun};
+pub use verdict::{compare, Comparison, Finding};
