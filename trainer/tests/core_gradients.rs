@@ -6,7 +6,7 @@
 //! Tolerance: both compute in f32 in different orders (candle's batched matmuls, the
 //! core's per-head products), so they agree to f32 rounding carried through three layers:
 //! a gradient within 2e-5 of the larger of its tensor's largest entry and 1e-3 (measured:
-//! under 2e-6), and weights after a step within 2e-6 of each other where the gradient is
+//! 1.2e-6 for the baseline and V2, 6e-6 for V1), and weights after a step within 2e-6 of each other where the gradient is
 //! not near Adam's ε (a first step moves each weight by lr·g/(|g| + ε) ≈ ±lr, so a
 //! gradient that is rounding noise may point either way).
 
@@ -73,7 +73,8 @@ fn core_gradients_and_an_adamw_step_equal_candles() {
             let theirs = &after.get(name).unwrap().data;
             let g = grads.mat(name);
             for ((ours, theirs), g) in stepped.mat(name).iter().zip(theirs).zip(g.iter()) {
-                if g.abs() < 1e-6 {
+                // A token the batch never shows has exactly zero gradient: both leave it be.
+                if *g != 0.0 && g.abs() < 1e-6 {
                     skipped += 1;
                     continue;
                 }
