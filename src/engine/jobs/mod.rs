@@ -1,11 +1,12 @@
 //! The worker-job protocol. A job is work the page hands to a pool of Web Workers, each
 //! its own instance of the page's wasm (GitHub Pages cannot send the headers
 //! SharedArrayBuffer needs): Table 2's batch, Table 3's depth sweep, an explorer column's
-//! forward pass, a lab problem's block of rows, the lab's noise chart.
+//! forward pass, a lab problem's block of rows, the lab's noise chart, a chunk of a
+//! training run.
 //!
 //! Every job is one [`Job`]: what it carries (written as a short text, so a worker
-//! computes exactly what the page would), what it answers (a short text and, for bulk
-//! numbers, arrays sent by transfer), and how it runs. The worker reads any job through
+//! computes exactly what the page would) and, for bulk numbers, arrays sent by transfer;
+//! what it answers (a short text and arrays), and how it runs. The worker reads any job through
 //! one table ([`table`]); the page sends typed jobs and gets each back with its output.
 //! A job's message says its kind (`_job=`); an answer is its output or `error=`. The
 //! page knows which job an answer belongs to (the pool hands both back together), so an
@@ -19,6 +20,7 @@ mod lab_block;
 mod noise_chart;
 mod output_codec;
 pub mod table;
+mod train_chunk;
 #[cfg(test)]
 mod tests;
 
@@ -28,6 +30,7 @@ pub use fields::Fields;
 pub use forward::ForwardJob;
 pub use lab_block::BlockJob;
 pub use noise_chart::{ChartPart, ChartPoint, NoiseChartJob};
+pub use train_chunk::{ChunkOutput, TrainChunk};
 
 use crate::core::lab::{LabInputs, LabParams};
 use crate::core::model::Model;
@@ -64,6 +67,19 @@ pub trait Job: Clone + Sized + 'static {
     fn write(&self) -> Pairs;
     /// The job from its message's pairs, or why they do not make one.
     fn read(fields: &Fields) -> Result<Self, String>;
+    /// Bulk numbers the job carries beside its pairs (sent by transfer): a training
+    /// chunk's text and state. Most jobs carry none.
+    fn arrays(&self) -> Vec<Vec<f32>> {
+        vec![]
+    }
+    /// The job read by [`Job::read`] with the arrays its message brought, or why they do
+    /// not fit it.
+    fn with_arrays(self, arrays: Vec<Vec<f32>>) -> Result<Self, String> {
+        match arrays.is_empty() {
+            true => Ok(self),
+            false => Err(format!("a {} job carries no arrays, this one came with {}", Self::KIND, arrays.len())),
+        }
+    }
     /// The shipped models the job runs, which the worker loads before running it.
     fn models(&self) -> Vec<ModelKey> {
         vec![]
@@ -83,13 +99,23 @@ pub fn encode<J: Job>(job: &J) -> String {
     query::format(&pairs)
 }
 
+/// The job as the whole message a worker reads: its text and its arrays.
+pub fn encode_parts<J: Job>(job: &J) -> Parts {
+    Parts { text: encode(job), arrays: job.arrays() }
+}
+
 /// A message read back as a job of kind `J`, or why it is not one.
 pub fn decode<J: Job>(message: &str) -> Result<J, String> {
-    let fields = Fields::parse(message);
+    decode_parts(Parts { text: message.to_string(), arrays: vec![] })
+}
+
+/// A message with its arrays read back as a job of kind `J`.
+pub fn decode_parts<J: Job>(message: Parts) -> Result<J, String> {
+    let fields = Fields::parse(&message.text);
     if fields.get("_job") != Some(J::KIND) {
-        return Err(format!("not a job of kind {}: {}", J::KIND, message.chars().take(60).collect::<String>()));
+        return Err(format!("not a job of kind {}: {}", J::KIND, message.text.chars().take(60).collect::<String>()));
     }
-    J::read(&fields)
+    J::read(&fields)?.with_arrays(message.arrays)
 }
 
 /// A job's result as the answer a worker sends.

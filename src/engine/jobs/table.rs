@@ -3,7 +3,7 @@
 //! one row here.
 
 use crate::core::model::Model;
-use crate::engine::jobs::{decode, encode_answer, AccuracyChunk, BlockJob, ForwardJob, Job, ModelKey, NoiseChartJob, Parts, SweepChunk, WorkerMemory};
+use crate::engine::jobs::{decode_parts, encode_answer, AccuracyChunk, BlockJob, ForwardJob, Job, ModelKey, NoiseChartJob, Parts, SweepChunk, TrainChunk, WorkerMemory};
 
 /// A job read from its message, whatever its kind: what it needs, and its answer.
 pub trait Runnable {
@@ -26,11 +26,11 @@ impl<J: Job> Runnable for J {
 /// One row of the table: a kind and how to read a job of it.
 pub struct Entry {
     pub kind: &'static str,
-    read: fn(&str) -> Result<Box<dyn Runnable>, String>,
+    read: fn(Parts) -> Result<Box<dyn Runnable>, String>,
 }
 
-fn read_as<J: Job>(message: &str) -> Result<Box<dyn Runnable>, String> {
-    decode::<J>(message).map(|job| Box::new(job) as Box<dyn Runnable>)
+fn read_as<J: Job>(message: Parts) -> Result<Box<dyn Runnable>, String> {
+    decode_parts::<J>(message).map(|job| Box::new(job) as Box<dyn Runnable>)
 }
 
 const fn row<J: Job>() -> Entry {
@@ -38,13 +38,18 @@ const fn row<J: Job>() -> Entry {
 }
 
 /// Every kind of job a worker runs.
-pub const JOBS: [Entry; 5] = [row::<AccuracyChunk>(), row::<SweepChunk>(), row::<ForwardJob>(), row::<BlockJob>(), row::<NoiseChartJob>()];
+pub const JOBS: [Entry; 6] = [row::<AccuracyChunk>(), row::<SweepChunk>(), row::<ForwardJob>(), row::<BlockJob>(), row::<NoiseChartJob>(), row::<TrainChunk>()];
 
 /// Any job's message read by the table, or why it is not one of its jobs.
 pub fn read(message: &str) -> Result<Box<dyn Runnable>, String> {
-    let kind = crate::engine::jobs::Fields::parse(message).get("_job").map(str::to_string);
+    read_parts(Parts { text: message.to_string(), arrays: vec![] })
+}
+
+/// The same for a message with arrays.
+pub fn read_parts(message: Parts) -> Result<Box<dyn Runnable>, String> {
+    let kind = crate::engine::jobs::Fields::parse(&message.text).get("_job").map(str::to_string);
     match JOBS.iter().find(|e| Some(e.kind) == kind.as_deref()) {
         Some(entry) => (entry.read)(message),
-        None => Err(format!("no job of kind {:?}: {}", kind.unwrap_or_default(), message.chars().take(60).collect::<String>())),
+        None => Err(format!("no job of kind {:?}: {}", kind.unwrap_or_default(), message.text.chars().take(60).collect::<String>())),
     }
 }

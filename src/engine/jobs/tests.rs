@@ -76,6 +76,7 @@ fn failures_and_damaged_answers_say_why() {
     check::<ForwardJob>();
     check::<BlockJob>();
     check::<NoiseChartJob>();
+    check::<TrainChunk>();
 }
 
 #[test]
@@ -223,4 +224,75 @@ fn noise_chart_parts_are_the_slow_charts_own_points() {
     assert_eq!(through_worker(&job(ChartPart::Masses), &[], &mut WorkerMemory::default()), Ok(ChartPoint::Masses(masses.unwrap())));
     assert!(NoiseChartJob::read_output(&Fields::parse("level=1/2"), vec![]).is_err());
     assert!(NoiseChartJob::read_output(&Fields::parse("masses=1.5/2/3/4"), vec![]).is_err());
+}
+
+mod training {
+    use super::*;
+    use crate::core::char_vocab::CharVocab;
+    use crate::engine::train::{RunSpec, TextData, TrainRun, PRESETS};
+    use std::rc::Rc;
+
+    fn data() -> (TextData, usize) {
+        let text = "Now is the winter of our discontent made glorious summer by this sun of York. ".repeat(30);
+        let vocab = CharVocab::of_text(&text);
+        (TextData::from_text(&text, &vocab, PRESETS[0].context).unwrap(), vocab.size())
+    }
+
+    /// A job as the page sends it (text and arrays), through the worker's table and back.
+    fn through(job: &TrainChunk) -> Result<ChunkOutput, String> {
+        let parts = encode_parts(job);
+        assert_eq!(decode_parts::<TrainChunk>(parts.clone()).as_ref(), Ok(job), "the job survives its message");
+        decode_answer::<TrainChunk>(table::read_parts(parts)?.answer(&[], &mut WorkerMemory::default()))
+    }
+
+    /// A run in chunks through the worker's table equals the page's own run: the same
+    /// losses, the same evaluation and the same weights, bit for bit, for every kind.
+    #[test]
+    fn training_chunks_through_a_worker_equal_the_run_on_the_page() {
+        let (data, vocab) = data();
+        for kind in AttentionKind::ALL {
+            let spec = RunSpec { kind, seed: 3, preset: PRESETS[0], vocab };
+            let mut direct = TrainRun::new(spec);
+            let want: Vec<f32> = (0..4).map(|_| direct.train_step(&data).unwrap()).collect();
+            let mut job = TrainChunk { spec, data: Rc::new(data.clone()), state: None, from: 0, steps: 0 };
+            let mut losses = vec![];
+            for steps in [0, 3, 1] {
+                job.steps = steps;
+                let out = through(&job).unwrap();
+                losses.extend(out.losses.clone());
+                assert_eq!((out.step, out.eval.as_ref().map(|e| e.step), out.probe.len()), (job.from + steps, Some(job.from + steps), 2), "{kind:?}");
+                assert_eq!(out.probe[0].a2.is_some(), kind != AttentionKind::Baseline);
+                job = TrainChunk { state: Some(out.state), from: out.step, ..job };
+            }
+            assert_eq!(losses, want, "{kind:?}");
+            let resumed = TrainRun::from_arrays(spec, job.state.clone().unwrap(), 4).unwrap();
+            assert_eq!(resumed.weights().to_bytes(), direct.weights().to_bytes(), "{kind:?}");
+            job.steps = 0;
+            assert_eq!(through(&job).unwrap().eval, Some(direct.evaluate(&data).unwrap()), "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn a_damaged_training_chunk_or_answer_is_refused() {
+        let (data, vocab) = data();
+        let spec = RunSpec { kind: AttentionKind::DiffV1, seed: 1, preset: PRESETS[0], vocab };
+        let job = TrainChunk { spec, data: Rc::new(data), state: None, from: 0, steps: 1 };
+        let parts = encode_parts(&job);
+        for (key, _) in job.write() {
+            let pairs: Pairs = std::iter::once(("_job".to_string(), "train".to_string())).chain(job.write().into_iter().filter(|(k, _)| *k != key)).collect();
+            assert!(table::read_parts(Parts { text: crate::state::query::format(&pairs), arrays: parts.arrays.clone() }).is_err(), "train without {key}");
+        }
+        let refused = |p: Parts| decode_parts::<TrainChunk>(p).unwrap_err();
+        assert!(refused(Parts { arrays: vec![], ..parts.clone() }).contains("without its text"));
+        let mut bad = parts.clone();
+        bad.arrays[0][5] = vocab as f32;
+        assert!(refused(bad).contains("not a token id"));
+        let later = TrainChunk { from: 5, ..job.clone() };
+        assert!(refused(encode_parts(&later)).contains("without the run's state"));
+        let wrong_state = TrainChunk { state: Some(vec![vec![1.0; 3]]), from: 5, ..job.clone() };
+        assert!(through(&wrong_state).unwrap_err().contains("arrays"));
+        let mut answer = table::read_parts(parts).unwrap().answer(&[], &mut WorkerMemory::default());
+        answer.arrays.truncate(3);
+        assert!(decode_answer::<TrainChunk>(answer).unwrap_err().contains("could not be read"));
+    }
 }

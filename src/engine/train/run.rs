@@ -171,4 +171,26 @@ impl TrainRun {
         run.adam = Adam::from_moments(run.adam.settings, m, v, steps);
         Ok(run)
     }
+
+    /// [`TrainRun::state`] as bare arrays in the order of its names (what a worker job
+    /// carries; the names and shapes follow from the spec).
+    pub fn state_arrays(&self) -> (Vec<Vec<f32>>, u32) {
+        let (store, steps) = self.state();
+        (store.names().map(|n| store.get(n).expect("listed").data.clone()).collect(), steps)
+    }
+
+    /// The run from [`TrainRun::state_arrays`], checked: as many arrays as the spec's state
+    /// has tensors, each of its length.
+    pub fn from_arrays(spec: RunSpec, arrays: Vec<Vec<f32>>, steps: u32) -> Result<Self, RunError> {
+        let (template, _) = Self::new(spec).state();
+        let names: Vec<&str> = template.names().collect();
+        if names.len() != arrays.len() {
+            return Err(RunError::State(format!("a state of {} arrays, the run has {} tensors", arrays.len(), names.len())));
+        }
+        let mut store = TensorStore::default();
+        for (name, data) in names.into_iter().zip(arrays) {
+            store.insert(name, template.get(name).expect("listed").shape.clone(), data);
+        }
+        Self::resume(spec, &store, steps)
+    }
 }

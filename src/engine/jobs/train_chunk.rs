@@ -1,0 +1,180 @@
+//! A chunk of one training run (`engine::train`): the run's spec, the text as token ids,
+//! the run's whole state (none at step 0) and how many steps to take. It answers each
+//! step's training loss, the evaluation at the chunk's end (held-out loss, λ per layer),
+//! the probe's maps, the held-out blocks' losses once the run is done, and the state to
+//! send with the next chunk. Any worker can take any chunk: the batches depend on the
+//! seed and the step alone.
+
+use crate::core::config::AttentionKind;
+use crate::core::model::Model;
+use crate::engine::jobs::{fields, Fields, Job, Pairs, WorkerMemory};
+use crate::engine::train::{Eval, Preset, ProbeMaps, RunError, RunSpec, TextData, TrainRun};
+use ndarray::Array2;
+use std::rc::Rc;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainChunk {
+    pub spec: RunSpec,
+    pub data: Rc<TextData>,
+    /// The run's state after `from` steps (`None` at step 0).
+    pub state: Option<Vec<Vec<f32>>>,
+    pub from: usize,
+    pub steps: usize,
+}
+
+/// What a chunk did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChunkOutput {
+    /// Each step's training loss, in order.
+    pub losses: Vec<f32>,
+    /// At the chunk's end (none when the run stopped on a loss that is not a number).
+    pub eval: Option<Eval>,
+    pub probe: Vec<ProbeMaps>,
+    /// The held-out blocks' losses, once the run has taken all its steps.
+    pub blocks: Option<Vec<f32>>,
+    /// The step whose loss was not a finite number, if one was.
+    pub not_finite: Option<usize>,
+    pub state: Vec<Vec<f32>>,
+    pub step: usize,
+}
+
+fn ids(tokens: &[u32]) -> Vec<f32> {
+    tokens.iter().map(|&t| t as f32).collect()
+}
+
+/// Token ids back from their array, each a whole number below the vocabulary's size.
+fn tokens(values: &[f32], vocab: usize, what: &str) -> Result<Vec<u32>, String> {
+    values.iter().map(|&v| if v >= 0.0 && v.fract() == 0.0 && (v as usize) < vocab { Ok(v as u32) } else { Err(format!("the {what} holds {v}, not a token id below {vocab}")) }).collect()
+}
+
+impl Job for TrainChunk {
+    const KIND: &'static str = "train";
+    type Output = ChunkOutput;
+
+    fn write(&self) -> Pairs {
+        let s = &self.spec;
+        [("kind", s.kind.slug().to_string()), ("seed", s.seed.to_string()), ("size", s.preset.id.to_string()), ("vocab", s.vocab.to_string()), ("from", self.from.to_string()), ("steps", self.steps.to_string())]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect()
+    }
+
+    fn read(f: &Fields) -> Result<Self, String> {
+        let kind = AttentionKind::from_slug(f.text("kind")?).ok_or("a training chunk names no model kind")?;
+        let preset = Preset::by_id(f.text("size")?).ok_or("a training chunk names no known size")?;
+        let vocab = fields::whole(f.number("vocab")?, "the vocabulary")?;
+        let spec = RunSpec { kind, seed: f.number("seed")?, preset, vocab };
+        let (from, steps) = (fields::whole(f.number("from")?, "the first step")?, fields::whole(f.number("steps")?, "the steps")?);
+        Ok(Self { spec, data: Rc::new(TextData { train: vec![], held_out: vec![] }), state: None, from, steps })
+    }
+
+    /// The training text, the held-out text, then the state's tensors.
+    fn arrays(&self) -> Vec<Vec<f32>> {
+        let mut arrays = vec![ids(&self.data.train), ids(&self.data.held_out)];
+        arrays.extend(self.state.iter().flatten().cloned());
+        arrays
+    }
+
+    fn with_arrays(self, mut arrays: Vec<Vec<f32>>) -> Result<Self, String> {
+        if arrays.len() < 2 {
+            return Err("a training chunk without its text".into());
+        }
+        let state: Vec<Vec<f32>> = arrays.split_off(2);
+        let (train, held_out) = (tokens(&arrays[0], self.spec.vocab, "training text")?, tokens(&arrays[1], self.spec.vocab, "held-out text")?);
+        let need = 2 * (self.spec.preset.context + 1);
+        if train.len() < need || held_out.len() < need {
+            return Err(format!("a training chunk's texts are shorter than two contexts ({need} tokens)"));
+        }
+        let state = match (state.is_empty(), self.from) {
+            (true, 0) => None,
+            (true, _) => return Err("a training chunk after step 0 without the run's state".into()),
+            (false, _) => Some(state),
+        };
+        Ok(Self { data: Rc::new(TextData { train, held_out }), state, ..self })
+    }
+
+    fn run(&self, _: &[&Model], _: &mut WorkerMemory) -> Result<ChunkOutput, String> {
+        let state_error = |e: RunError| match e {
+            RunError::State(why) => why,
+            RunError::NotFinite { step } => format!("not finite at step {step}"),
+        };
+        let mut run = match &self.state {
+            None => TrainRun::new(self.spec),
+            Some(arrays) => TrainRun::from_arrays(self.spec, arrays.clone(), self.from as u32).map_err(state_error)?,
+        };
+        let mut out = ChunkOutput { losses: vec![], eval: None, probe: vec![], blocks: None, not_finite: None, state: vec![], step: 0 };
+        for _ in 0..self.steps {
+            if run.done() {
+                break;
+            }
+            match run.train_step(&self.data) {
+                Ok(loss) => out.losses.push(loss),
+                Err(RunError::NotFinite { step }) => {
+                    out.not_finite = Some(step);
+                    break;
+                }
+                Err(e) => return Err(state_error(e)),
+            }
+        }
+        if out.not_finite.is_none() {
+            match run.evaluate(&self.data) {
+                Ok(eval) => out.eval = Some(eval),
+                Err(e) => out.not_finite = Some(run.step()).filter(|_| matches!(e, RunError::NotFinite { .. })),
+            }
+            out.probe = run.probe(&self.data.held_out[..self.spec.preset.context]);
+            out.blocks = run.done().then(|| run.block_losses(&self.data));
+        }
+        out.state = run.state_arrays().0;
+        out.step = run.step();
+        Ok(out)
+    }
+
+    /// Numbers as text; the losses, the blocks, the maps (A1, then A2 and A1 − λ·A2 for a
+    /// differential head, layer by layer) and the state as arrays.
+    fn write_output(o: ChunkOutput) -> (Pairs, Vec<Vec<f32>>) {
+        let mut pairs: Pairs = vec![("step".into(), o.step.to_string()), ("layers".into(), o.probe.len().to_string()), ("done".into(), (o.blocks.is_some() as u8).to_string())];
+        if let Some(e) = &o.eval {
+            pairs.push(("held_out".into(), e.held_out.to_string()));
+            pairs.push(("lambdas".into(), e.lambdas.iter().map(f32::to_string).collect::<Vec<_>>().join(",")));
+        }
+        if let Some(step) = o.not_finite {
+            pairs.push(("not_finite".into(), step.to_string()));
+        }
+        let mut arrays = vec![o.losses, o.blocks.unwrap_or_default()];
+        for m in o.probe {
+            arrays.push(m.a1.into_iter().collect());
+            if let Some(a2) = m.a2 {
+                arrays.push(a2.into_iter().collect());
+                arrays.push(m.combined.into_iter().collect());
+            }
+        }
+        arrays.extend(o.state);
+        (pairs, arrays)
+    }
+
+    fn read_output(f: &Fields, arrays: Vec<Vec<f32>>) -> Result<ChunkOutput, String> {
+        // Read without the job: the page checks the state against its run when it sends it on.
+        let mut arrays = arrays.into_iter();
+        let (losses, blocks) = (arrays.next().ok_or("a chunk's answer without its losses")?, arrays.next().ok_or("a chunk's answer without its blocks")?);
+        let step = fields::whole(f.number("step")?, "the step")?;
+        let eval = match f.get("held_out") {
+            None => None,
+            Some(_) => Some(Eval { step, held_out: f.number("held_out")?, lambdas: f.list("lambdas", |v| v.parse::<f32>().map_err(|e| e.to_string()))? }),
+        };
+        let is_diff = eval.as_ref().is_some_and(|e| !e.lambdas.is_empty());
+        let mut probe = vec![];
+        for layer in 0..fields::whole(f.number("layers")?, "the layers")? {
+            let mut map = || -> Result<Array2<f32>, String> {
+                let a = arrays.next().ok_or("a chunk's answer is missing a map")?;
+                let t = (a.len() as f64).sqrt() as usize;
+                Array2::from_shape_vec((t, t), a).map_err(|_| "a chunk's map is not square".to_string())
+            };
+            let a1 = map()?;
+            let (a2, combined) = if is_diff { (Some(map()?), map()?) } else { (None, a1.clone()) };
+            probe.push(ProbeMaps { layer, a1, a2, combined });
+        }
+        let done = f.number::<u8>("done")? == 1;
+        let not_finite = f.get("not_finite").map(|_| f.number("not_finite")).transpose()?;
+        Ok(ChunkOutput { losses, eval, probe, blocks: done.then_some(blocks), not_finite, state: arrays.collect(), step })
+    }
+}
