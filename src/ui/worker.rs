@@ -73,9 +73,9 @@ fn fail_if_asked(message: &str) {
 }
 
 /// The answer to any job: the table reads it, the models it names are loaded, and it runs.
-async fn reply(library: &ModelLibrary, message: &str) -> Parts {
-    fail_if_asked(message);
-    let job = match jobs::table::read(message) {
+async fn reply(library: &ModelLibrary, message: Parts) -> Parts {
+    fail_if_asked(&message.text);
+    let job = match jobs::table::read_parts(message) {
         Ok(job) => job,
         Err(why) => return jobs::failure(why),
     };
@@ -102,10 +102,13 @@ pub fn start() {
     }));
     let library = Rc::new(ModelLibrary::default());
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| {
-        let Some(text) = e.data().as_string() else { return };
+        let message = crate::ui::worker_pool::parts_of(&e.data());
+        if message.text.is_empty() {
+            return;
+        }
         let library = library.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            let answer = reply(&library, &text).await;
+            let answer = reply(&library, message).await;
             post_with(&answer.text, answer.arrays);
         });
     });

@@ -76,7 +76,7 @@ const READY_WITHIN_MS: i32 = 30_000;
 /// A message as the worker posts it (a string, or an array of a string and buffers): a
 /// short text and, for answers that carry numbers in bulk (a lab block's map rows), the
 /// arrays that came with it by transfer, copied once into this instance's memory.
-fn parts_of(data: &JsValue) -> Parts {
+pub(crate) fn parts_of(data: &JsValue) -> Parts {
     if let Some(text) = data.as_string() {
         return Parts { text, arrays: vec![] };
     }
@@ -87,6 +87,22 @@ fn parts_of(data: &JsValue) -> Parts {
 }
 
 type Reply = Result<Parts, WorkerError>;
+
+/// Posts a text, or `[text, buffer…]` with the buffers transferred when there are arrays
+/// (the worker reads both through [`parts_of`]).
+fn post_parts(worker: &web_sys::Worker, text: &str, arrays: Vec<Vec<f32>>) -> Result<(), JsValue> {
+    if arrays.is_empty() {
+        return worker.post_message(&JsValue::from_str(text));
+    }
+    let (message, transfer) = (js_sys::Array::new(), js_sys::Array::new());
+    message.push(&JsValue::from_str(text));
+    for a in arrays {
+        let buffer = js_sys::Float32Array::from(a.as_slice()).buffer();
+        message.push(&buffer);
+        transfer.push(&buffer);
+    }
+    worker.post_message_with_transfer(&message, &transfer)
+}
 
 /// The worker's message and error listeners, kept alive as long as it is.
 type Listeners = (Closure<dyn Fn(web_sys::MessageEvent)>, Closure<dyn Fn(web_sys::ErrorEvent)>);
@@ -203,22 +219,22 @@ impl Slot {
         self.busy.set(false);
     }
 
-    async fn call(&self, job: &str) -> Reply {
+    async fn call(&self, job: Parts) -> Reply {
         self.acquire().await;
         let reply = self.exchange(job).await;
         self.release();
         reply
     }
 
-    async fn exchange(&self, job: &str) -> Reply {
+    async fn exchange(&self, job: Parts) -> Reply {
         self.wait_ready().await?;
         let (tx, rx) = oneshot::channel();
         *self.pending.borrow_mut() = Some(tx);
-        let job = match self.fault.borrow_mut().take() {
-            Some(fault) => format!("{job}&_fault={fault}"),
-            None => job.to_string(),
+        let text = match self.fault.borrow_mut().take() {
+            Some(fault) => format!("{}&_fault={fault}", job.text),
+            None => job.text,
         };
-        self.worker.post_message(&JsValue::from_str(&job)).map_err(|e| WorkerError::Send(format!("{e:?}")))?;
+        post_parts(&self.worker, &text, job.arrays).map_err(|e| WorkerError::Send(format!("{e:?}")))?;
         rx.await.unwrap_or(Err(WorkerError::Gone))
     }
 }
@@ -330,7 +346,7 @@ impl WorkerPool {
     /// `answer` as it comes; returns the jobs left unfinished by a failed worker (or by a
     /// pool that could not start any).
     pub async fn run<J: Job>(&self, jobs: Vec<J>, alive: impl Fn() -> bool + 'static, answer: impl Fn(&J, Result<J::Output, String>) + 'static) -> Leftover<J> {
-        let messages = jobs.iter().map(jobs::encode).collect();
+        let messages = jobs.iter().map(jobs::encode_parts).collect();
         let jobs = Rc::new(jobs);
         let each = {
             let jobs = jobs.clone();
@@ -342,7 +358,7 @@ impl WorkerPool {
 
     /// [`WorkerPool::run`] through trait objects and the jobs' places in the run: one
     /// copy of the queue's code in the wasm, not one per kind of job.
-    async fn run_each(&self, messages: Vec<String>, alive: Rc<dyn Fn() -> bool>, answer: Rc<dyn Fn(usize, Parts)>) -> Left {
+    async fn run_each(&self, messages: Vec<Parts>, alive: Rc<dyn Fn() -> bool>, answer: Rc<dyn Fn(usize, Parts)>) -> Left {
         let slots = self.slots();
         if slots.is_empty() {
             return Left { jobs: (0..messages.len()).collect(), failure: Some(WorkerError::NoneStarted) };
@@ -357,7 +373,7 @@ impl WorkerPool {
             wasm_bindgen_futures::spawn_local(async move {
                 while alive() {
                     let Some((k, job)) = queue.borrow_mut().pop_front() else { break };
-                    match slot.call(&job).await {
+                    match slot.call(job).await {
                         Ok(reply) => answer(k, reply),
                         Err(why) => {
                             let mut l = leftover.borrow_mut();
