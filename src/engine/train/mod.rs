@@ -2,6 +2,7 @@
 //! (kind × seed) stepped in chunks, and the verdict the final numbers support. The math
 //! is `core::train`'s; this module decides what runs and what is measured.
 
+pub mod board;
 pub mod data;
 pub mod preset;
 pub mod run;
@@ -10,6 +11,7 @@ pub mod verdict;
 #[cfg(test)]
 mod tests;
 
+pub use board::{Board, RunFailure, RunRecord};
 pub use data::{DataError, TextData};
 pub use preset::{Preset, PRESETS};
 pub use run::{Eval, ProbeMaps, RunError, RunSpec, TrainRun};

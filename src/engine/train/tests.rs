@@ -136,3 +136,42 @@ fn the_verdict_claims_only_what_both_intervals_support() {
     let (lo, hi) = verdict::t_interval(&[1.0, 2.0, 3.0]).unwrap();
     assert!((lo - (2.0 - 4.303 / 3f64.sqrt())).abs() < 1e-9 && (hi - (2.0 + 4.303 / 3f64.sqrt())).abs() < 1e-9);
 }
+
+/// The board through rounds of chunk jobs run as a worker would: every run reaches its
+/// last step, a failed run is marked and the others go on, a stale answer is ignored, and
+/// the verdict and the CSV follow.
+#[test]
+fn a_board_runs_every_kind_and_seed_to_the_end() {
+    use crate::engine::jobs::Job;
+    let text = words_text(8000);
+    let vocab = CharVocab::of_text(&text);
+    let preset = Preset { steps: 6, eval_every: 4, ..PRESETS[0] };
+    let data = TextData::from_text(&text, &vocab, preset.context).unwrap();
+    let mut board = Board::new(preset, &AttentionKind::ALL, 2, data, vocab.size());
+    assert_eq!(board.runs.len(), 6);
+    let mut rounds = 0;
+    while !board.finished() {
+        let jobs = board.next_jobs();
+        rounds += 1;
+        for job in &jobs {
+            // The second seed's V1 run loses its worker in the second round.
+            let answer = if rounds == 2 && job.spec.kind == AttentionKind::DiffV1 && job.spec.seed == 2 { Err("the worker stopped".to_string()) } else { job.run(&[], &mut Default::default()) };
+            board.take(job, answer.clone());
+            board.take(job, answer);
+        }
+        assert!(rounds < 10);
+    }
+    assert_eq!(rounds, 3, "start, 4 steps, 2 steps");
+    let failed: Vec<_> = board.runs.iter().filter(|r| r.failure.is_some()).map(|r| (r.spec.kind, r.spec.seed)).collect();
+    assert_eq!(failed, vec![(AttentionKind::DiffV1, 2)]);
+    for r in board.runs.iter().filter(|r| r.failure.is_none()) {
+        assert_eq!((r.step, r.losses.len(), r.evals.len(), r.snapshots.len()), (6, 6, 3, 3), "{:?}", r.spec);
+        assert!(r.weights().is_some() && r.blocks.is_some());
+    }
+    let verdicts = board.verdicts();
+    assert_eq!(verdicts.iter().map(|(k, c)| (*k, c.per_seed.len())).collect::<Vec<_>>(), vec![(AttentionKind::DiffV1, 1), (AttentionKind::DiffV2, 2)]);
+    assert_eq!(verdicts[0].1.finding, Finding::OneSeed);
+    assert_eq!(board.final_losses(AttentionKind::Baseline).len(), 2);
+    assert_eq!(board.progress(), (6 * 5, 36));
+    assert_eq!(board.csv().lines().count(), 1 + 5 * (3 + 6) + 1, "the failed run has its untrained evaluation");
+}

@@ -1,0 +1,171 @@
+//! Everything a training session has measured and what it sends next: one entry per
+//! (kind, seed) run, each advanced a chunk at a time by worker jobs (or on the page where
+//! no worker is left). The page only shows the board and hands it answers; the board
+//! decides each run's next chunk, keeps its curves and map snapshots, marks a failed or
+//! diverged run without stopping the others, and says the verdict at the end.
+
+use super::data::TextData;
+use super::preset::Preset;
+use super::run::{Eval, ProbeMaps, RunSpec, TrainRun};
+use super::verdict::{compare, Comparison};
+use crate::core::config::AttentionKind;
+use crate::engine::jobs::{ChunkOutput, TrainChunk};
+use std::rc::Rc;
+
+/// Why a run stopped before its last step.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunFailure {
+    /// Its loss was not a finite number at this step.
+    NotFinite { step: usize },
+    /// Its worker failed, or its answer could not be read.
+    Worker(String),
+}
+
+/// One run's record.
+#[derive(Clone, Debug)]
+pub struct RunRecord {
+    pub spec: RunSpec,
+    /// Every step's training loss.
+    pub losses: Vec<f32>,
+    pub evals: Vec<Eval>,
+    /// The probe's maps at each evaluation, by step.
+    pub snapshots: Vec<(usize, Vec<ProbeMaps>)>,
+    pub blocks: Option<Vec<f32>>,
+    pub failure: Option<RunFailure>,
+    state: Option<Vec<Vec<f32>>>,
+    pub step: usize,
+}
+
+impl RunRecord {
+    pub fn finished(&self) -> bool {
+        self.blocks.is_some() || self.failure.is_some()
+    }
+
+    /// The run's weights as they are now (none before its first chunk).
+    pub fn weights(&self) -> Option<crate::core::weights::TensorStore> {
+        let state = self.state.clone()?;
+        TrainRun::from_arrays(self.spec, state, self.step as u32).ok().map(|r| r.weights())
+    }
+}
+
+pub struct Board {
+    pub preset: Preset,
+    pub kinds: Vec<AttentionKind>,
+    pub seeds: usize,
+    pub data: Rc<TextData>,
+    pub runs: Vec<RunRecord>,
+}
+
+impl Board {
+    /// Runs for every kind and seeds 1..=`seeds`, kinds side by side within a seed.
+    pub fn new(preset: Preset, kinds: &[AttentionKind], seeds: usize, data: TextData, vocab: usize) -> Self {
+        let runs = (1..=seeds as u64)
+            .flat_map(|seed| kinds.iter().map(move |&kind| RunSpec { kind, seed, preset, vocab }))
+            .map(|spec| RunRecord { spec, losses: vec![], evals: vec![], snapshots: vec![], blocks: None, failure: None, state: None, step: 0 })
+            .collect();
+        Self { preset, kinds: kinds.to_vec(), seeds, data: Rc::new(data), runs }
+    }
+
+    /// Each unfinished run's next chunk: its start (step 0, evaluated untrained), then up
+    /// to the next evaluation.
+    pub fn next_jobs(&self) -> Vec<TrainChunk> {
+        let p = &self.preset;
+        self.runs
+            .iter()
+            .filter(|r| !r.finished())
+            .map(|r| {
+                let steps = if r.evals.is_empty() { 0 } else { p.eval_every.min(p.steps - r.step) };
+                TrainChunk { spec: r.spec, data: self.data.clone(), state: r.state.clone(), from: r.step, steps }
+            })
+            .collect()
+    }
+
+    fn record_mut(&mut self, spec: &RunSpec) -> Option<&mut RunRecord> {
+        self.runs.iter_mut().find(|r| r.spec == *spec)
+    }
+
+    /// A chunk's answer (or why there is none). An answer for a step the run has left
+    /// behind (a stale round) is ignored.
+    pub fn take(&mut self, job: &TrainChunk, answer: Result<ChunkOutput, String>) {
+        let Some(run) = self.record_mut(&job.spec) else { return };
+        let stale = run.step != job.from || (job.steps == 0 && !run.evals.is_empty());
+        if stale || run.finished() {
+            return;
+        }
+        let out = match answer {
+            Ok(out) => out,
+            Err(why) => {
+                run.failure = Some(RunFailure::Worker(why));
+                return;
+            }
+        };
+        run.losses.extend(&out.losses);
+        run.step = out.step;
+        if let Some(step) = out.not_finite {
+            run.failure = Some(RunFailure::NotFinite { step });
+            return;
+        }
+        if let Some(e) = out.eval {
+            run.evals.push(e);
+        }
+        if !out.probe.is_empty() {
+            run.snapshots.push((out.step, out.probe));
+        }
+        run.blocks = out.blocks;
+        run.state = Some(out.state);
+    }
+
+    pub fn finished(&self) -> bool {
+        self.runs.iter().all(RunRecord::finished)
+    }
+
+    /// Steps taken by every run together, and the steps all runs take in all.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.runs.iter().map(|r| r.step).sum(), self.runs.len() * self.preset.steps)
+    }
+
+    /// The tokens a step reads, for a throughput figure.
+    pub fn tokens_per_step(&self) -> usize {
+        self.preset.batch * self.preset.context
+    }
+
+    /// Each DIFF kind against the baseline, over the seeds where both finished (`None`
+    /// until every run is finished, or without a baseline).
+    pub fn verdicts(&self) -> Vec<(AttentionKind, Comparison)> {
+        if !self.finished() || !self.kinds.contains(&AttentionKind::Baseline) {
+            return vec![];
+        }
+        let blocks = |kind: AttentionKind, seed: u64| self.runs.iter().find(|r| r.spec.kind == kind && r.spec.seed == seed).and_then(|r| r.blocks.clone());
+        self.kinds
+            .iter()
+            .filter(|&&k| k != AttentionKind::Baseline)
+            .filter_map(|&kind| {
+                let pairs: Vec<(Vec<f32>, Vec<f32>)> = (1..=self.seeds as u64).filter_map(|s| Some((blocks(kind, s)?, blocks(AttentionKind::Baseline, s)?))).collect();
+                let (k, b): (Vec<_>, Vec<_>) = pairs.into_iter().unzip();
+                (!k.is_empty()).then(|| (kind, compare(&k, &b)))
+            })
+            .collect()
+    }
+
+    /// Each finished run's final held-out loss (the mean of its blocks), by kind: seeds
+    /// in order.
+    pub fn final_losses(&self, kind: AttentionKind) -> Vec<(u64, f64)> {
+        self.runs.iter().filter(|r| r.spec.kind == kind).filter_map(|r| r.blocks.as_ref().map(|b| (r.spec.seed, b.iter().map(|&v| v as f64).sum::<f64>() / b.len().max(1) as f64))).collect()
+    }
+
+    /// The curves as CSV: one row per run and evaluation, then the training loss of every
+    /// step as its own rows.
+    pub fn csv(&self) -> String {
+        let mut out = String::from("kind,seed,step,train_loss,held_out_loss,lambda_per_layer\n");
+        for r in &self.runs {
+            for e in &r.evals {
+                let lambdas = e.lambdas.iter().map(|l| format!("{l:.5}")).collect::<Vec<_>>().join(" ");
+                out += &format!("{},{},{},,{:.5},{lambdas}\n", r.spec.kind.slug(), r.spec.seed, e.step, e.held_out);
+            }
+            for (i, l) in r.losses.iter().enumerate() {
+                out += &format!("{},{},{},{l:.5},,\n", r.spec.kind.slug(), r.spec.seed, i + 1);
+            }
+        }
+        out
+    }
+}
