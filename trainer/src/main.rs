@@ -44,6 +44,17 @@ enum Command {
         #[arg(long, default_value = "www/text-models")]
         out: PathBuf,
     },
+    /// Write the excerpt the page's training page learns from: whole training plays (in
+    /// the corpus's order) up to --train-chars, and the start of the first held-out play
+    /// up to --held-out-chars, each cut at a line's end.
+    TrainText {
+        #[arg(long, default_value = "www/train-text")]
+        out: PathBuf,
+        #[arg(long, default_value_t = 400_000)]
+        train_chars: usize,
+        #[arg(long, default_value_t = 64_000)]
+        held_out_chars: usize,
+    },
     /// Train one character-level text model under --out/<kind>/.
     TextTrain {
         #[arg(long, value_parser = parse_kind)]
@@ -90,6 +101,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             card::write_training(&out, &opts, &report, &command)?;
         }
         Command::TextCorpus { out } => text_commands::corpus(&out)?,
+        Command::TrainText { out, train_chars, held_out_chars } => text_commands::train_text(&out, train_chars, held_out_chars)?,
         Command::TextTrain { kind, steps, batch, lr, seed, out } => {
             let opts = text::train::TextTrainOptions { kind, steps, batch, lr, seed, log_every: 50 };
             text_commands::train(&opts, &out)?;

@@ -36,6 +36,34 @@ pub fn corpus(out: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The start of `text` up to `max` characters, cut after the last full line.
+fn up_to_line(text: &str, max: usize) -> &str {
+    let end = text.char_indices().nth(max).map_or(text.len(), |(i, _)| i);
+    let cut = text[..end].rfind('\n').map_or(end, |i| i + 1);
+    &text[..cut]
+}
+
+/// The training page's texts (`www/train-text/`): whole training plays up to
+/// `train_chars` characters, and the first held-out play's start.
+pub fn train_text(out: &Path, train_chars: usize, held_out_chars: usize) -> Result<()> {
+    let corpus = read_corpus()?;
+    let (mut train, mut names) = (String::new(), vec![]);
+    for play in &corpus.train {
+        if train.chars().count() + play.text.chars().count() > train_chars && !train.is_empty() {
+            break;
+        }
+        train.push_str(&play.text);
+        names.push(play.name.as_str());
+    }
+    let held = up_to_line(&corpus.held_out[0].text, held_out_chars);
+    std::fs::create_dir_all(out)?;
+    std::fs::write(out.join("train.txt"), &train)?;
+    std::fs::write(out.join("held_out.txt"), held)?;
+    println!("train.txt: {} characters ({}), sha256 {}", train.chars().count(), names.join(", "), sha256_hex(train.as_bytes()));
+    println!("held_out.txt: {} characters (the start of {}), sha256 {}", held.chars().count(), corpus.held_out[0].name, sha256_hex(held.as_bytes()));
+    Ok(())
+}
+
 pub fn train(opts: &TextTrainOptions, out: &Path) -> Result<()> {
     let corpus = read_corpus()?;
     let vocab = read_vocab(out)?;
