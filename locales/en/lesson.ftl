@@ -50,6 +50,7 @@ lesson-open-lab = Open this in the lab
 lesson-open-arch = Open the architecture calculator
 lesson-open-explorer = Open the model explorer
 lesson-open-text = Open the text page
+lesson-open-train = Train them yourself
 lesson-glossary = Glossary
 lesson-glossary-link = (glossary)
 lesson-sources = Sources

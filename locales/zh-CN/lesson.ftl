@@ -50,6 +50,7 @@ lesson-open-lab = 在实验室中打开
 lesson-open-arch = 打开架构计算器
 lesson-open-explorer = 打开模型探索器
 lesson-open-text = 打开文本页面
+lesson-open-train = 自己来训练
 lesson-glossary = 术语表
 lesson-glossary-link = （术语表）
 lesson-sources = 参考资料

@@ -11,3 +11,4 @@ pub mod query;
 pub mod route;
 pub mod table;
 pub mod text_state;
+pub mod train_state;

@@ -13,13 +13,15 @@ pub enum Page {
     Arch,
     /// Typed text through the three Shakespeare models.
     Text,
+    /// Training the three kinds in the page, with seeds.
+    Train,
     /// Not in the navigation: the in-browser benchmarks the README reports.
     Bench,
 }
 
 impl Page {
     /// The pages in the navigation.
-    pub const ALL: [Page; 5] = [Page::Learn, Page::Lab, Page::Model, Page::Text, Page::Arch];
+    pub const ALL: [Page; 6] = [Page::Learn, Page::Lab, Page::Model, Page::Text, Page::Train, Page::Arch];
 
     pub fn slug(self) -> &'static str {
         match self {
@@ -28,6 +30,7 @@ impl Page {
             Page::Model => "model",
             Page::Arch => "arch",
             Page::Text => "text",
+            Page::Train => "train",
             Page::Bench => "bench",
         }
     }
@@ -40,6 +43,7 @@ impl Page {
             Page::Model => "page-model",
             Page::Arch => "page-arch",
             Page::Text => "page-text",
+            Page::Train => "page-train",
             Page::Bench => "page-bench",
         })
     }

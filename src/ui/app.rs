@@ -7,7 +7,7 @@ use crate::ui::backend::{detect, Backend};
 use crate::ui::embed::EmbedCode;
 use crate::ui::language::{self, LangSelect};
 use crate::ui::offline::Offline;
-use crate::ui::pages::{arch::ArchPage, bench::BenchPage, explorer::ModelPage, lab::LabPage, lesson::LessonPage, text::TextPage};
+use crate::ui::pages::{arch::ArchPage, bench::BenchPage, explorer::ModelPage, lab::LabPage, lesson::LessonPage, text::TextPage, train::TrainPage};
 use crate::ui::route::{Page, Router};
 use crate::ui::theme::{self, ThemeSelect};
 use leptos::prelude::*;
@@ -104,6 +104,7 @@ fn shell(
                 Page::Model => view! { <ModelPage /> }.into_any(),
                 Page::Arch => view! { <ArchPage /> }.into_any(),
                 Page::Text => view! { <TextPage /> }.into_any(),
+                Page::Train => view! { <TrainPage /> }.into_any(),
                 Page::Bench => view! { <BenchPage /> }.into_any(),
             }}
         </main>

@@ -33,6 +33,16 @@ pub(crate) async fn yield_to_browser() {
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
+/// Waits `ms` milliseconds without holding the page.
+pub(crate) async fn sleep_ms(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
 /// Waits until the browser has painted a frame (a `requestAnimationFrame`, then a task
 /// after it), so that "computing…" is on screen before a long computation starts.
 pub(crate) async fn after_next_paint() {

@@ -30,7 +30,7 @@ pub use fields::Fields;
 pub use forward::ForwardJob;
 pub use lab_block::BlockJob;
 pub use noise_chart::{ChartPart, ChartPoint, NoiseChartJob};
-pub use train_chunk::{ChunkOutput, TrainChunk};
+pub use train_chunk::{ChunkOutput, ChunkStepper, TrainChunk};
 
 use crate::core::lab::{LabInputs, LabParams};
 use crate::core::model::Model;

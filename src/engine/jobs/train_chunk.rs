@@ -47,6 +47,67 @@ fn tokens(values: &[f32], vocab: usize, what: &str) -> Result<Vec<u32>, String> 
     values.iter().map(|&v| if v >= 0.0 && v.fract() == 0.0 && (v as usize) < vocab { Ok(v as u32) } else { Err(format!("the {what} holds {v}, not a token id below {vocab}")) }).collect()
 }
 
+fn state_error(e: RunError) -> String {
+    match e {
+        RunError::State(why) => why,
+        RunError::NotFinite { step } => format!("not finite at step {step}"),
+    }
+}
+
+/// A chunk taken a step at a time: a worker runs it through, the page (where no worker
+/// is left) a step per slice between frames.
+pub struct ChunkStepper {
+    data: Rc<TextData>,
+    run: TrainRun,
+    out: ChunkOutput,
+    left: usize,
+}
+
+impl TrainChunk {
+    /// The chunk's run, resumed from its state and ready to step.
+    pub fn stepper(&self) -> Result<ChunkStepper, String> {
+        let run = match &self.state {
+            None => TrainRun::new(self.spec),
+            Some(arrays) => TrainRun::from_arrays(self.spec, arrays.clone(), self.from as u32).map_err(state_error)?,
+        };
+        let out = ChunkOutput { losses: vec![], eval: None, probe: vec![], blocks: None, not_finite: None, state: vec![], step: 0 };
+        Ok(ChunkStepper { data: self.data.clone(), run, out, left: self.steps })
+    }
+}
+
+impl ChunkStepper {
+    /// One step; `false` once the chunk has no step left (or a loss was not finite).
+    pub fn step(&mut self) -> Result<bool, String> {
+        if self.left == 0 || self.run.done() || self.out.not_finite.is_some() {
+            return Ok(false);
+        }
+        self.left -= 1;
+        match self.run.train_step(&self.data) {
+            Ok(loss) => self.out.losses.push(loss),
+            Err(RunError::NotFinite { step }) => self.out.not_finite = Some(step),
+            Err(e) => return Err(state_error(e)),
+        }
+        Ok(self.left > 0 && !self.run.done() && self.out.not_finite.is_none())
+    }
+
+    /// The chunk's answer: the evaluation, the probe's maps, the blocks when the run is
+    /// done, and the state.
+    pub fn finish(mut self) -> ChunkOutput {
+        let (run, data) = (&self.run, &self.data);
+        if self.out.not_finite.is_none() {
+            match run.evaluate(data) {
+                Ok(eval) => self.out.eval = Some(eval),
+                Err(_) => self.out.not_finite = Some(run.step()),
+            }
+            self.out.probe = run.probe(&data.held_out[..run.spec.preset.context]);
+            self.out.blocks = run.done().then(|| run.block_losses(data));
+        }
+        self.out.state = run.state_arrays().0;
+        self.out.step = run.step();
+        self.out
+    }
+}
+
 impl Job for TrainChunk {
     const KIND: &'static str = "train";
     type Output = ChunkOutput;
@@ -94,39 +155,9 @@ impl Job for TrainChunk {
     }
 
     fn run(&self, _: &[&Model], _: &mut WorkerMemory) -> Result<ChunkOutput, String> {
-        let state_error = |e: RunError| match e {
-            RunError::State(why) => why,
-            RunError::NotFinite { step } => format!("not finite at step {step}"),
-        };
-        let mut run = match &self.state {
-            None => TrainRun::new(self.spec),
-            Some(arrays) => TrainRun::from_arrays(self.spec, arrays.clone(), self.from as u32).map_err(state_error)?,
-        };
-        let mut out = ChunkOutput { losses: vec![], eval: None, probe: vec![], blocks: None, not_finite: None, state: vec![], step: 0 };
-        for _ in 0..self.steps {
-            if run.done() {
-                break;
-            }
-            match run.train_step(&self.data) {
-                Ok(loss) => out.losses.push(loss),
-                Err(RunError::NotFinite { step }) => {
-                    out.not_finite = Some(step);
-                    break;
-                }
-                Err(e) => return Err(state_error(e)),
-            }
-        }
-        if out.not_finite.is_none() {
-            match run.evaluate(&self.data) {
-                Ok(eval) => out.eval = Some(eval),
-                Err(e) => out.not_finite = Some(run.step()).filter(|_| matches!(e, RunError::NotFinite { .. })),
-            }
-            out.probe = run.probe(&self.data.held_out[..self.spec.preset.context]);
-            out.blocks = run.done().then(|| run.block_losses(&self.data));
-        }
-        out.state = run.state_arrays().0;
-        out.step = run.step();
-        Ok(out)
+        let mut stepper = self.stepper()?;
+        while stepper.step()? {}
+        Ok(stepper.finish())
     }
 
     /// Numbers as text; the losses, the blocks, the maps (A1, then A2 and A1 − λ·A2 for a

@@ -48,6 +48,9 @@ impl RunRecord {
     }
 }
 
+/// Steps the card's training loss averages.
+const SMOOTH_CARD: usize = 20;
+
 pub struct Board {
     pub preset: Preset,
     pub kinds: Vec<AttentionKind>,
@@ -153,6 +156,73 @@ impl Board {
         self.runs.iter().filter(|r| r.spec.kind == kind).filter_map(|r| r.blocks.as_ref().map(|b| (r.spec.seed, b.iter().map(|&v| v as f64).sum::<f64>() / b.len().max(1) as f64))).collect()
     }
 
+    fn of_kind(&self, kind: AttentionKind) -> impl Iterator<Item = &RunRecord> {
+        self.runs.iter().filter(move |r| r.spec.kind == kind)
+    }
+
+    /// The training loss of `kind` over its seeds: at each step that every one of its
+    /// runs has taken, the mean, the least and the most of the seeds' losses, each
+    /// averaged over the last `window` steps (one step's batch is noisy).
+    pub fn loss_band(&self, kind: AttentionKind, window: usize) -> Vec<(f64, f64, f64, f64)> {
+        let smoothed: Vec<Vec<f64>> = self
+            .of_kind(kind)
+            .map(|r| (0..r.losses.len()).map(|i| r.losses[i.saturating_sub(window.max(1) - 1)..=i].iter().map(|&v| v as f64).sum::<f64>() / (i.min(window.max(1) - 1) + 1) as f64).collect())
+            .collect();
+        band(&smoothed, |i| (i + 1) as f64)
+    }
+
+    /// The held-out loss of `kind` at each evaluation every run has reached: mean, least
+    /// and most over the seeds.
+    pub fn held_out_band(&self, kind: AttentionKind) -> Vec<(f64, f64, f64, f64)> {
+        let evals: Vec<Vec<f64>> = self.of_kind(kind).map(|r| r.evals.iter().map(|e| e.held_out as f64).collect()).collect();
+        let steps: Vec<usize> = self.of_kind(kind).next().map(|r| r.evals.iter().map(|e| e.step).collect()).unwrap_or_default();
+        band(&evals, |i| steps.get(i).copied().unwrap_or(0) as f64)
+    }
+
+    /// λ of each layer of `kind` at each evaluation, the mean over its seeds.
+    pub fn lambda_curves(&self, kind: AttentionKind) -> Vec<Vec<(f64, f64)>> {
+        (0..self.preset.layers)
+            .map(|layer| {
+                let per_seed: Vec<Vec<f64>> = self.of_kind(kind).map(|r| r.evals.iter().filter_map(|e| e.lambdas.get(layer).map(|&l| l as f64)).collect()).collect();
+                let steps: Vec<usize> = self.of_kind(kind).next().map(|r| r.evals.iter().map(|e| e.step).collect()).unwrap_or_default();
+                band(&per_seed, |i| steps.get(i).copied().unwrap_or(0) as f64).into_iter().map(|(x, mean, _, _)| (x, mean)).collect()
+            })
+            .filter(|c: &Vec<(f64, f64)>| !c.is_empty())
+            .collect()
+    }
+
+    /// The model card that goes with a run's weights: what it learnt from, its size, its
+    /// seed, its steps and its losses (`task` names the text in the reader's words).
+    pub fn card(&self, run: &RunRecord, task: &str) -> String {
+        let p = &self.preset;
+        let last = run.losses.len().saturating_sub(SMOOTH_CARD);
+        let train = run.losses[last..].iter().map(|&v| v as f64).sum::<f64>() / run.losses[last..].len().max(1) as f64;
+        let held = run.evals.last().map(|e| format!("{:.4}", e.held_out)).unwrap_or_else(|| "–".into());
+        let blocks = run.blocks.as_ref().map(|b| format!("{:.4}", b.iter().map(|&v| v as f64).sum::<f64>() / b.len().max(1) as f64)).unwrap_or_else(|| "–".into());
+        format!(
+            "# DiffLens: a {kind} model trained in the browser\n\n| | |\n|---|---|\n| attention | {kind} |\n| data | {task}: {train_chars} training characters, {held_chars} held out |\n| size | {id}: width {dim}, {layers} layers, context {context}, batch {batch} |\n| seed | {seed} |\n| steps | {step} of {steps} (AdamW, peak learning rate {lr}, warm-up then cosine decay) |\n| training loss, last {smooth} steps | {train:.4} nats per character |\n| held-out loss, {windows} evaluation windows | {held} |\n| held-out loss, every held-out window | {blocks} |\n{failure}",
+            kind = run.spec.kind.slug(),
+            train_chars = self.data.train.len(),
+            held_chars = self.data.held_out.len(),
+            id = p.id,
+            dim = p.dim,
+            layers = p.layers,
+            context = p.context,
+            batch = p.batch,
+            seed = run.spec.seed,
+            step = run.step,
+            steps = p.steps,
+            lr = p.lr,
+            smooth = SMOOTH_CARD,
+            windows = super::data::EVAL_WINDOWS,
+            failure = match &run.failure {
+                None => String::new(),
+                Some(RunFailure::NotFinite { step }) => format!("\nThe run stopped at step {step}: its loss was not a finite number.\n"),
+                Some(RunFailure::Worker(why)) => format!("\nThe run stopped: {why}\n"),
+            },
+        )
+    }
+
     /// The curves as CSV: one row per run and evaluation, then the training loss of every
     /// step as its own rows.
     pub fn csv(&self) -> String {
@@ -168,4 +238,16 @@ impl Board {
         }
         out
     }
+}
+
+/// At each index every series has: (x, mean, least, most).
+fn band(series: &[Vec<f64>], x: impl Fn(usize) -> f64) -> Vec<(f64, f64, f64, f64)> {
+    let len = series.iter().map(Vec::len).min().unwrap_or(0);
+    (0..len)
+        .map(|i| {
+            let v: Vec<f64> = series.iter().map(|s| s[i]).collect();
+            let mean = v.iter().sum::<f64>() / v.len() as f64;
+            (x(i), mean, v.iter().copied().fold(f64::INFINITY, f64::min), v.iter().copied().fold(f64::NEG_INFINITY, f64::max))
+        })
+        .collect()
 }

@@ -174,4 +174,14 @@ fn a_board_runs_every_kind_and_seed_to_the_end() {
     assert_eq!(board.final_losses(AttentionKind::Baseline).len(), 2);
     assert_eq!(board.progress(), (6 * 5, 36));
     assert_eq!(board.csv().lines().count(), 1 + 5 * (3 + 6) + 1, "the failed run has its untrained evaluation");
+    // The bands: the baseline's two seeds over all six steps; V1's failed seed holds its
+    // band at the step it reached (none).
+    let band = board.loss_band(AttentionKind::Baseline, 3);
+    assert_eq!(band.len(), 6);
+    assert!(band.iter().all(|&(_, mean, lo, hi)| lo <= mean && mean <= hi));
+    assert_eq!(band[0].0, 1.0);
+    assert!(board.loss_band(AttentionKind::DiffV1, 3).is_empty());
+    assert_eq!(board.held_out_band(AttentionKind::DiffV2).iter().map(|b| b.0).collect::<Vec<_>>(), vec![0.0, 4.0, 6.0]);
+    assert_eq!(board.lambda_curves(AttentionKind::DiffV2).len(), 2, "one curve a layer");
+    assert!(board.lambda_curves(AttentionKind::Baseline).is_empty());
 }

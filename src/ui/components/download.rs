@@ -15,10 +15,18 @@ pub fn url(url: &str, name: &str) -> Option<()> {
 
 /// Downloads `content` as a file `name` of type `mime`.
 pub fn text(content: &str, mime: &str, name: &str) -> Option<()> {
-    let parts = js_sys::Array::of1(&content.into());
+    blob(&js_sys::Array::of1(&content.into()), mime, name)
+}
+
+/// Downloads `content` (binary: a checkpoint) as a file `name` of type `mime`.
+pub fn bytes(content: &[u8], mime: &str, name: &str) -> Option<()> {
+    blob(&js_sys::Array::of1(&js_sys::Uint8Array::from(content).into()), mime, name)
+}
+
+fn blob(parts: &js_sys::Array, mime: &str, name: &str) -> Option<()> {
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(parts, &options).ok()?;
     let href = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
     url(&href, name);
     // Freed once the download has surely started.

@@ -4,3 +4,4 @@ pub mod explorer;
 pub mod lab;
 pub mod lesson;
 pub mod text;
+pub mod train;

@@ -113,6 +113,9 @@ pub fn LessonPage() -> impl IntoView {
                 <div class="buttons step-nav">
                     <button id="step-prev" disabled=move || step.get() == 0 on:click=move |_| go(step.get_untracked().wrapping_sub(1))>{tr!("lesson-previous")}</button>
                     <a id="open-in" class="button" href=move || open().0>{move || open().1}</a>
+                    <Show when=move || step.get() + 1 == STEPS.len()>
+                        <a id="open-train" class="button" href=Route::to(Page::Train, vec![]).to_hash()>{tr!("lesson-open-train")}</a>
+                    </Show>
                     <button id="step-next" disabled=move || step.get() + 1 == STEPS.len() on:click=move |_| go(step.get_untracked() + 1)>{tr!("lesson-next")}</button>
                     <span class="axis-note">{tr!("lesson-keys")}</span>
                 </div>

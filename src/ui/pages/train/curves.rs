@@ -1,0 +1,82 @@
+//! The training page's charts: each model's training loss and held-out loss over the
+//! steps (the mean over seeds, the least and the most seed as thin dashed lines: the band
+//! over seeds), and each layer's λ for the DIFF models.
+
+use crate::engine::shared::AttentionKind;
+use crate::engine::train::Board;
+use crate::tr;
+use crate::ui::components::chart::{Chart, ChartSpec, Series};
+use crate::ui::format::kind_title;
+use crate::ui::pages::train::session::TrainSession;
+use crate::viz::palette::{Rgb, BLUE, GREY, ORANGE};
+use leptos::prelude::*;
+
+/// Steps the training loss is averaged over before it is drawn.
+pub const SMOOTH: usize = 10;
+
+pub fn colour(kind: AttentionKind) -> Rgb {
+    match kind {
+        AttentionKind::Baseline => GREY,
+        AttentionKind::DiffV1 => BLUE,
+        AttentionKind::DiffV2 => ORANGE,
+    }
+}
+
+/// A mean line and, with more than one seed, the least and most seeds dashed.
+fn banded(board: &Board, kind: AttentionKind, band: Vec<(f64, f64, f64, f64)>) -> Vec<Series> {
+    let line = |points: Vec<(f64, f64)>, dashed: bool, name: String| Series { dashed, name, color: colour(kind), points };
+    let mut out = vec![line(band.iter().map(|b| (b.0, b.1)).collect(), false, kind_title(kind))];
+    if board.seeds > 1 {
+        out.push(line(band.iter().map(|b| (b.0, b.2)).collect(), true, String::new()));
+        out.push(line(band.iter().map(|b| (b.0, b.3)).collect(), true, String::new()));
+    }
+    out
+}
+
+fn loss_spec(board: &Board, held_out: bool) -> Option<ChartSpec> {
+    let series: Vec<Series> = board.kinds.iter().flat_map(|&k| banded(board, k, if held_out { board.held_out_band(k) } else { board.loss_band(k, SMOOTH) })).collect();
+    series.iter().any(|s| s.points.len() > 1).then(|| ChartSpec {
+        title: tr!(if held_out { "train-held-out-title" } else { "train-loss-title" }),
+        x_label: tr!("train-x-step"),
+        y_label: tr!("train-y-loss"),
+        series,
+        ..Default::default()
+    })
+}
+
+fn lambda_spec(board: &Board) -> Option<ChartSpec> {
+    let series: Vec<Series> = board
+        .kinds
+        .iter()
+        .flat_map(|&k| {
+            board.lambda_curves(k).into_iter().enumerate().map(move |(layer, points)| Series { dashed: layer % 2 == 1, name: tr!("train-lambda-series", kind = kind_title(k), layer = layer), color: colour(k), points })
+        })
+        .collect();
+    series.iter().any(|s| s.points.len() > 1).then(|| ChartSpec { title: tr!("train-lambda-title"), x_label: tr!("train-x-step"), y_label: "λ".into(), series, ..Default::default() })
+}
+
+#[component]
+pub fn Curves(session: TrainSession) -> impl IntoView {
+    let loss = Signal::derive(move || session.with_board(|b| loss_spec(b, false)).flatten());
+    let held = Signal::derive(move || session.with_board(|b| loss_spec(b, true)).flatten());
+    let lambda = Signal::derive(move || session.with_board(lambda_spec).flatten());
+    let has_diff = move || session.with_board(|b| b.kinds.iter().any(|&k| k != AttentionKind::Baseline)).unwrap_or(false);
+    view! {
+        <div class="train-curves">
+            <figure class="panel">
+                <p class="explain">{tr!("train-loss-explain", smooth = SMOOTH)}</p>
+                <Chart id="train-loss" spec=loss label=tr!("train-loss-title") empty=tr!("train-chart-empty") file=Signal::derive(|| "difflens-train-loss".to_string()) />
+            </figure>
+            <figure class="panel">
+                <p class="explain">{tr!("train-held-out-explain")}</p>
+                <Chart id="train-held-out" spec=held label=tr!("train-held-out-title") empty=tr!("train-chart-empty") file=Signal::derive(|| "difflens-train-held-out".to_string()) />
+            </figure>
+            <Show when=has_diff>
+                <figure class="panel">
+                    <p class="explain">{tr!("train-lambda-explain")}</p>
+                    <Chart id="train-lambda" spec=lambda label=tr!("train-lambda-title") empty=tr!("train-chart-empty") file=Signal::derive(|| "difflens-train-lambda".to_string()) />
+                </figure>
+            </Show>
+        </div>
+    }
+}
