@@ -35,6 +35,7 @@ train-run-name = { $kind }, seed { $seed }
 train-not-finite = { $run } stopped at step { $step }: its loss was not a finite number (the learning rate is too high for it). The other runs go on.
 train-worker-failed = { $run } stopped: { $why }. The other runs go on.
 train-where = Each run (model × seed) trains in a background worker on this computer's processor, a chunk of steps at a time, so the page stays responsive; in a tab in the background it keeps training, more slowly. Leaving the page stops it.
+train-now = { $kind }: held-out loss { $first } untrained, { $last } at step { $step } (nats per character; lower is better)
 train-chart-empty = The curves appear once training has run a few steps.
 train-x-step = training step
 train-y-loss = loss (nats per character)

@@ -35,6 +35,7 @@ train-run-name = { $kind }，种子 { $seed }
 train-not-finite = { $run } 在第 { $step } 步停止：它的损失不再是有限的数（学习率对它太高）。其他运行继续。
 train-worker-failed = { $run } 停止了：{ $why }。其他运行继续。
 train-where = 每个运行（模型 × 种子）在这台电脑处理器上的后台线程里训练，一次一段步数，所以页面保持流畅；标签页在后台时会继续训练，只是更慢。离开本页就会停止。
+train-now = { $kind }：留出损失未训练时 { $first }，第 { $step } 步时 { $last }（奈特/字符；越低越好）
 train-chart-empty = 训练跑了几步之后，曲线就会出现。
 train-x-step = 训练步数
 train-y-loss = 损失（每字符奈特）

@@ -61,7 +61,27 @@ pub fn Curves(session: TrainSession) -> impl IntoView {
     let held = Signal::derive(move || session.with_board(|b| loss_spec(b, true)).flatten());
     let lambda = Signal::derive(move || session.with_board(lambda_spec).flatten());
     let has_diff = move || session.with_board(|b| b.kinds.iter().any(|&k| k != AttentionKind::Baseline)).unwrap_or(false);
+    // Where each model stands: its held-out loss untrained and now (the mean over seeds).
+    let now = move || {
+        session
+            .with_board(|b| {
+                b.kinds
+                    .iter()
+                    .filter_map(|&k| {
+                        let band = b.held_out_band(k);
+                        let (first, last) = (band.first()?, band.last()?);
+                        Some((k, first.1, last.0, last.1))
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+    };
     view! {
+        <ul class="train-now" id="train-now" aria-live="off">
+            {move || now().into_iter().map(|(k, first, step, last)| view! {
+                <li data-kind=k.slug() data-step=step.to_string() data-first=format!("{first:.4}") data-last=format!("{last:.4}")>{tr!("train-now", kind = kind_title(k), first = format!("{first:.3}"), step = step as usize, last = format!("{last:.3}"))}</li>
+            }).collect_view()}
+        </ul>
         <div class="train-curves">
             <figure class="panel">
                 <p class="explain">{tr!("train-loss-explain", smooth = SMOOTH)}</p>

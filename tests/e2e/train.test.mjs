@@ -1,0 +1,119 @@
+// The training page: a student sets up a session, presses Train, and watches. Every check
+// does what a person does (picks in the menus, clicks Train, Pause, Stop, the downloads,
+// drags the scrubber) and then looks at what is on screen: the step counter, the curves,
+// the held-out losses, the maps' pixels, the verdict; the downloaded model then loads in
+// the explorer.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { start, artifact, pixels, pixelsChange } from './harness.mjs';
+
+/** The steps the status line says were taken. */
+const steps = async (page) => Number((await page.textContent('#train-status')).match(/Step (\d+) of/)?.[1] ?? -1);
+/** Each model's held-out loss untrained and now, as the page prints them. */
+const now = (page) => page.$$eval('#train-now li', (lis) => lis.map((li) => ({ kind: li.dataset.kind, first: Number(li.dataset.first), last: Number(li.dataset.last), text: li.textContent })));
+
+for (const mode of ['cpu', 'gpu']) {
+  test(`training page (${mode})`, async () => {
+    const b = await start(mode);
+    try {
+      const page = await b.open('#/train');
+      await page.waitForFunction(() => !document.querySelector('#train-start')?.disabled, null, { timeout: 30_000 });
+      assert.match(await page.textContent('#train-status'), /Press Train to start/);
+      // One seed of each model keeps the test short; the link says so.
+      await page.selectOption('#train-seeds', '1');
+      await page.waitForFunction(() => location.hash.includes('seeds=1'), null, { timeout: 10_000 });
+      assert.match(await page.textContent('#train-size-note'), /width 64, 2 layers, 64 characters at a time/);
+      await page.click('#train-start');
+
+      // The counter moves, the curves appear, and every model's held-out loss falls.
+      await page.waitForFunction(() => /Step [1-9]\d* of 1800/.test(document.querySelector('#train-status')?.textContent), null, { timeout: 90_000 });
+      await page.waitForFunction(() => Number(document.querySelector('#train-held-out')?.dataset.points) >= 2, null, { timeout: 90_000 });
+      await page.waitForFunction(() => { const li = [...document.querySelectorAll('#train-now li')]; return li.length === 3 && li.every((l) => Number(l.dataset.step) > 0); }, null, { timeout: 90_000 });
+      const map = '#train-map-diff_v1-diff canvas.map';
+      await page.waitForSelector(map);
+      const px0 = await pixels(page, map);
+      const seen = await now(page);
+      assert.deepEqual(seen.map((m) => m.kind), ['baseline', 'diff_v1', 'diff_v2']);
+      for (const m of seen) assert.ok(m.last < m.first - 0.3, `${m.kind}: the held-out loss falls: ${m.text}`);
+      assert.equal(await page.getAttribute('#train-loss', 'data-drawn'), 'true');
+      // The maps change from one evaluation to the next.
+      await pixelsChange(page, map, px0, 90_000);
+      await page.screenshot({ path: artifact(`train-${mode}.png`), fullPage: true });
+
+      // Pause holds the counter; Resume moves it again; Stop halts it for good.
+      await page.click('#train-pause');
+      await page.waitForFunction(() => /^Paused/.test(document.querySelector('#train-status')?.textContent));
+      await page.waitForTimeout(4000); // a chunk in flight may still land
+      const held = await steps(page);
+      await page.waitForTimeout(3000);
+      assert.equal(await steps(page), held, 'paused: no step is taken');
+      await page.click('#train-pause');
+      await page.waitForFunction((s) => Number(document.querySelector('#train-status')?.textContent.match(/Step (\d+) of/)?.[1]) > s, held, { timeout: 60_000 });
+      await page.click('#train-stop');
+      await page.waitForFunction(() => /^Stopped/.test(document.querySelector('#train-status')?.textContent));
+      const stopped = await steps(page);
+      await page.waitForTimeout(3000);
+      assert.equal(await steps(page), stopped, 'stopped: no step is taken');
+
+      // The scrubber goes back to the first evaluation: the untrained map.
+      const latest = await pixels(page, map);
+      await page.focus('#train-scrub');
+      await page.keyboard.press('Home');
+      await page.waitForFunction(() => document.querySelector('[data-kind=diff_v1] .train-maps-step')?.textContent === 'step 0');
+      await pixelsChange(page, map, latest);
+
+      // Keep V1: its weights and config download, and the explorer reads them.
+      await page.click('#train-keep summary');
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'difflens-train-'));
+      const save = async (sel) => {
+        const [download] = await Promise.all([page.waitForEvent('download'), page.click(sel)]);
+        const to = path.join(dir, download.suggestedFilename());
+        await download.saveAs(to);
+        return to;
+      };
+      const run = '#train-keep li[data-run="diff_v1-1"]';
+      const weights = await save(`${run} .train-save-weights`);
+      const config = await save(`${run} .train-save-config`);
+      const card = await save(`${run} .train-save-card`);
+      assert.match(path.basename(weights), /^difflens-train-diff_v1-small-seed1-step\d+\.safetensors$/);
+      assert.match(fs.readFileSync(card, 'utf8'), /\| attention \| diff_v1 \|/);
+      const explorer = await b.open('#/model?view=single&model=baseline');
+      await explorer.waitForFunction(() => document.querySelectorAll('#predictions li').length > 0, null, { timeout: 60_000 });
+      await explorer.click('#own-model summary');
+      await explorer.setInputFiles('#own-files', [config, weights]);
+      await explorer.waitForFunction(() => /^Loaded difflens-train-diff_v1.*: diff_v1, 2 layers/.test(document.querySelector('#own-message')?.textContent), null, { timeout: 30_000 });
+      await explorer.waitForSelector('#model-a2');
+      fs.rmSync(dir, { recursive: true, force: true });
+      assert.deepEqual(b.errors, [], 'no console errors');
+    } finally {
+      await b.stop();
+    }
+  });
+}
+
+test('training page: a pasted text too short, or with letters the models lack, is refused with the reason', async () => {
+  const b = await start('cpu');
+  try {
+    const page = await b.open('#/train?task=pasted');
+    await page.waitForFunction(() => !document.querySelector('#train-start')?.disabled, null, { timeout: 30_000 });
+    await page.fill('#train-text', 'To be, or not to be.');
+    assert.match(await page.textContent('#train-held-note'), /too short: 20 characters, and this size needs at least \d+/);
+    await page.fill('#train-text', 'Café ' .repeat(200));
+    assert.match(await page.textContent('#train-held-note'), /has no é/);
+    await page.click('#train-start');
+    assert.match(await page.textContent('#train-status'), /has no é/);
+    await page.fill('#train-text', 'Now is the winter of our discontent made glorious summer by this sun of York.\n'.repeat(40));
+    assert.match(await page.textContent('#train-held-note'), /The last 312 characters are held out/);
+    // A link that asks for what does not exist says so and trains what it can.
+    const odd = await b.open('#/train?size=huge&models=gpt,diff_v2');
+    assert.match(await odd.textContent('#link-notices'), /size=huge/);
+    assert.equal(await odd.isChecked('#train-model-diff_v2'), true);
+    assert.equal(await odd.isChecked('#train-model-baseline'), false);
+    assert.deepEqual(b.errors, [], 'no console errors');
+  } finally {
+    await b.stop();
+  }
+});
