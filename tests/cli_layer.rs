@@ -100,8 +100,18 @@ fn grad_of_writes_the_gradients_of_input_and_weights() {
     let dir = temp_dir("grad");
     let (b, t, e) = (2, 4, 16);
     let cases: [(AttentionLayer, AttentionKind, &str, &[&str]); 3] = [
-        (AttentionLayer::Baseline(difflens::core::baseline::BaselineAttention::random(&mut seeded(6), AttnShape::new(AttentionKind::Baseline, e, 2, None, None).unwrap())), AttentionKind::Baseline, "q_proj.weight", &[]),
-        (AttentionLayer::V1(DiffAttnV1::random(&mut seeded(7), AttnShape::new(AttentionKind::DiffV1, e, 2, None, None).unwrap(), 0.2)), AttentionKind::DiffV1, "lambda_q1", &["lambda_k2", "subln.weight"]),
+        (
+            AttentionLayer::Baseline(difflens::core::baseline::BaselineAttention::random(&mut seeded(6), AttnShape::new(AttentionKind::Baseline, e, 2, None, None).unwrap())),
+            AttentionKind::Baseline,
+            "q_proj.weight",
+            &[],
+        ),
+        (
+            AttentionLayer::V1(DiffAttnV1::random(&mut seeded(7), AttnShape::new(AttentionKind::DiffV1, e, 2, None, None).unwrap(), 0.2)),
+            AttentionKind::DiffV1,
+            "lambda_q1",
+            &["lambda_k2", "subln.weight"],
+        ),
         (AttentionLayer::V2(DiffAttnV2::random(&mut seeded(8), AttnShape::new(AttentionKind::DiffV2, e, 2, None, None).unwrap())), AttentionKind::DiffV2, "lambda_proj.weight", &["o_proj.weight"]),
     ];
     for (layer, ak, probe, also) in cases {

@@ -11,6 +11,9 @@ use crate::core::train::{attention_backward, attention_forward, AttnSpec, Params
 use crate::core::weights::TensorStore;
 use ndarray::Array2;
 
+/// A tensor to write: its name, shape and values.
+pub type Named = (String, Vec<usize>, Vec<f32>);
+
 /// `d_out` from its file, as `[B·T, E]`; it must have `out`'s shape (`[B, T, E]`, or
 /// `[T, E]` for one batch entry).
 fn d_out(store: &TensorStore, flag: &str, (b, t, e): (usize, usize, usize)) -> Result<Array2<f64>, String> {
@@ -23,7 +26,7 @@ fn d_out(store: &TensorStore, flag: &str, (b, t, e): (usize, usize, usize)) -> R
 }
 
 /// The gradients as named tensors: `grad.x` in `x`'s shape, then one per parameter.
-pub fn gradients(args: &Args, layer: &AttentionLayer, xs: &[Array2<f32>], grad_file: &TensorStore, flag: &str) -> Result<Vec<(String, Vec<usize>, Vec<f32>)>, String> {
+pub fn gradients(args: &Args, layer: &AttentionLayer, xs: &[Array2<f32>], grad_file: &TensorStore, flag: &str) -> Result<Vec<Named>, String> {
     let (b, (t, e)) = (xs.len(), xs[0].dim());
     let kind = match args.kind {
         Kind::Baseline => AttentionKind::Baseline,

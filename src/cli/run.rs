@@ -101,7 +101,7 @@ fn check_finite(name: &str, values: &[f32], cause: impl Fn() -> String) -> Resul
 }
 
 struct Outputs {
-    tensors: Vec<(String, Vec<usize>, Vec<f32>)>,
+    tensors: Vec<super::grad::Named>,
     map_heads: Vec<usize>,
 }
 

@@ -47,7 +47,8 @@ impl Default for TrainState {
 /// The sizes a link may name (the engine's presets, by id).
 pub const SIZES: [&str; 3] = ["small", "medium", "large"];
 
-pub const SEEDS: Knob<TrainState> = Knob::new("seeds", "train-seeds", (1.0, MAX_SEEDS as f64), 1.0, |s: &TrainState| s.seeds as f64, |s: &mut TrainState, v| s.seeds = v as usize).integer().in_link(InLink::AwayFromDefault);
+pub const SEEDS: Knob<TrainState> =
+    Knob::new("seeds", "train-seeds", (1.0, MAX_SEEDS as f64), 1.0, |s: &TrainState| s.seeds as f64, |s: &mut TrainState, v| s.seeds = v as usize).integer().in_link(InLink::AwayFromDefault);
 
 fn read_models(s: &mut TrainState, raw: &str, notices: &mut Vec<String>) {
     let mut picked: Vec<AttentionKind> = vec![];
@@ -83,8 +84,13 @@ const TABLE: [Field<TrainState>; 4] = [
         .in_link(InLink::AwayFromDefault),
     ),
     Field::Choice(
-        Choice::<TrainState>::new("size", |s| s.size.clone(), |s, raw| SIZES.contains(&raw).then(|| s.size = raw.to_string()).is_some(), |_, raw| tr!("note-train-size", raw = raw, all = SIZES.join(", ")))
-            .in_link(InLink::AwayFromDefault),
+        Choice::<TrainState>::new(
+            "size",
+            |s| s.size.clone(),
+            |s, raw| SIZES.contains(&raw).then(|| s.size = raw.to_string()).is_some(),
+            |_, raw| tr!("note-train-size", raw = raw, all = SIZES.join(", ")),
+        )
+        .in_link(InLink::AwayFromDefault),
     ),
     Field::Text(Text::<TrainState>::new("models", read_models, write_models)),
     Field::Number(SEEDS),

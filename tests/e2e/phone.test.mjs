@@ -11,6 +11,7 @@ const PAGES = [
   ['#/lab?n=256', () => document.querySelector('#snr-diff')?.dataset.value && document.querySelector('#chart-lambda')?.dataset.drawn === 'true', ['charts', 'bars']],
   ['#/model?view=compare', () => document.querySelectorAll('.predictions li').length === 3, ['bars']],
   ['#/arch', () => !!document.querySelector('#arch-table td'), []],
+  ['#/train', () => !document.querySelector('#train-start')?.disabled, []],
 ];
 
 for (const mode of ['gpu', 'cpu']) {

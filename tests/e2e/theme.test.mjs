@@ -13,6 +13,7 @@ const PAGES = [
   ['#/model?view=compare', () => document.querySelectorAll('.predictions li').length === 3 && document.querySelector('#net-table td')],
   ['#/model?view=single', () => document.querySelector('#model-status')?.dataset.status === 'ready' && document.querySelectorAll('#predictions li').length > 0],
   ['#/arch', () => !!document.querySelector('#arch-table td')],
+  ['#/train', () => !document.querySelector('#train-start')?.disabled],
 ];
 
 const DARK_PAPER = [26, 30, 38];

@@ -45,7 +45,11 @@ pub struct AttnCache<R> {
 enum LambdaCache<R> {
     None,
     /// V1: λ and its two exponentials.
-    Scalar { lambda: R, e1: R, e2: R },
+    Scalar {
+        lambda: R,
+        e1: R,
+        e2: R,
+    },
     /// V2: σ(x·W_λᵀ), `[B·T, H]`.
     PerToken(Array2<R>),
 }

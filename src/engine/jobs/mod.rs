@@ -20,9 +20,9 @@ mod lab_block;
 mod noise_chart;
 mod output_codec;
 pub mod table;
-mod train_chunk;
 #[cfg(test)]
 mod tests;
+mod train_chunk;
 
 pub use accuracy::{add, chunks, AccuracyChunk};
 pub use depth_sweep::{sweep_chunks, SweepChunk, SweepTotals};

@@ -114,10 +114,17 @@ impl Job for TrainChunk {
 
     fn write(&self) -> Pairs {
         let s = &self.spec;
-        [("kind", s.kind.slug().to_string()), ("seed", s.seed.to_string()), ("size", s.preset.id.to_string()), ("vocab", s.vocab.to_string()), ("from", self.from.to_string()), ("steps", self.steps.to_string())]
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect()
+        [
+            ("kind", s.kind.slug().to_string()),
+            ("seed", s.seed.to_string()),
+            ("size", s.preset.id.to_string()),
+            ("vocab", s.vocab.to_string()),
+            ("from", self.from.to_string()),
+            ("steps", self.steps.to_string()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
     }
 
     fn read(f: &Fields) -> Result<Self, String> {

@@ -121,7 +121,8 @@ fn a_loss_that_is_not_a_number_stops_the_run_at_its_step() {
 #[test]
 fn the_verdict_claims_only_what_both_intervals_support() {
     let base: Vec<Vec<f32>> = (0..3).map(|s| (0..40).map(|b| 1.9 + 0.1 * ((b * 7 + s) % 5) as f32).collect()).collect();
-    let shifted = |by: f32, noise: f32| base.iter().enumerate().map(|(s, row)| row.iter().enumerate().map(|(b, v)| v + by + noise * (((s * 13 + b * 5) % 7) as f32 - 3.0)).collect()).collect::<Vec<Vec<f32>>>();
+    let shifted =
+        |by: f32, noise: f32| base.iter().enumerate().map(|(s, row)| row.iter().enumerate().map(|(b, v)| v + by + noise * (((s * 13 + b * 5) % 7) as f32 - 3.0)).collect()).collect::<Vec<Vec<f32>>>();
     assert_eq!(compare(&shifted(-0.05, 0.001), &base).finding, Finding::Better);
     assert_eq!(compare(&shifted(0.05, 0.001), &base).finding, Finding::Worse);
     assert_eq!(compare(&shifted(0.0, 0.02), &base).finding, Finding::NotDistinguishable);

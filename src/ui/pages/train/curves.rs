@@ -49,7 +49,12 @@ fn lambda_spec(board: &Board) -> Option<ChartSpec> {
         .kinds
         .iter()
         .flat_map(|&k| {
-            board.lambda_curves(k).into_iter().enumerate().map(move |(layer, points)| Series { dashed: layer % 2 == 1, name: tr!("train-lambda-series", kind = kind_title(k), layer = layer), color: colour(k), points })
+            board.lambda_curves(k).into_iter().enumerate().map(move |(layer, points)| Series {
+                dashed: layer % 2 == 1,
+                name: tr!("train-lambda-series", kind = kind_title(k), layer = layer),
+                color: colour(k),
+                points,
+            })
         })
         .collect();
     series.iter().any(|s| s.points.len() > 1).then(|| ChartSpec { title: tr!("train-lambda-title"), x_label: tr!("train-x-step"), y_label: "λ".into(), series, ..Default::default() })

@@ -164,12 +164,15 @@ impl TrainSession {
                     self.take(job, out);
                 }
             };
-            let left = WorkerPool::get().run(jobs, alive, answer).await;
+            // A pause takes effect after the chunks in flight: the round's other chunks are
+            // not sent (the next round makes them again from the board).
+            let sending = move || alive() && !self.paused.get_value();
+            let left = WorkerPool::get().run(jobs, sending, answer).await;
             if let Some(why) = &left.failure {
                 report_failure(why);
             }
             for job in left.jobs {
-                self.on_page(job, alive).await;
+                self.on_page(job, sending).await;
             }
             if alive() {
                 self.elapsed_ms.update(|t| *t += now_ms() - started);
