@@ -27,17 +27,10 @@ fn post(text: &str) {
 
 /// A text with arrays: `[text, buffer…]`, the buffers transferred, not copied.
 fn post_with(text: &str, arrays: Vec<Vec<f32>>) {
-    if arrays.is_empty() {
-        return post(text);
-    }
-    let (message, transfer) = (js_sys::Array::new(), js_sys::Array::new());
-    message.push(&JsValue::from_str(text));
-    for a in arrays {
-        let buffer = js_sys::Float32Array::from(a.as_slice()).buffer();
-        message.push(&buffer);
-        transfer.push(&buffer);
-    }
-    let _ = scope().post_message_with_transfer(&message, &transfer);
+    let _ = match crate::ui::worker_pool::message_of(text, arrays) {
+        (message, None) => scope().post_message(&message),
+        (message, Some(transfer)) => scope().post_message_with_transfer(&message, &transfer),
+    };
 }
 
 async fn fetch_bytes(path: String) -> Result<Vec<u8>, String> {

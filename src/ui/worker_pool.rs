@@ -88,11 +88,11 @@ pub(crate) fn parts_of(data: &JsValue) -> Parts {
 
 type Reply = Result<Parts, WorkerError>;
 
-/// Posts a text, or `[text, buffer…]` with the buffers transferred when there are arrays
-/// (the worker reads both through [`parts_of`]).
-fn post_parts(worker: &web_sys::Worker, text: &str, arrays: Vec<Vec<f32>>) -> Result<(), JsValue> {
+/// A message either way as it is posted: the text alone, or `[text, buffer…]` and the
+/// buffers to transfer (read back by [`parts_of`]).
+pub(crate) fn message_of(text: &str, arrays: Vec<Vec<f32>>) -> (JsValue, Option<js_sys::Array>) {
     if arrays.is_empty() {
-        return worker.post_message(&JsValue::from_str(text));
+        return (JsValue::from_str(text), None);
     }
     let (message, transfer) = (js_sys::Array::new(), js_sys::Array::new());
     message.push(&JsValue::from_str(text));
@@ -101,7 +101,14 @@ fn post_parts(worker: &web_sys::Worker, text: &str, arrays: Vec<Vec<f32>>) -> Re
         message.push(&buffer);
         transfer.push(&buffer);
     }
-    worker.post_message_with_transfer(&message, &transfer)
+    (message.into(), Some(transfer))
+}
+
+fn post_parts(worker: &web_sys::Worker, text: &str, arrays: Vec<Vec<f32>>) -> Result<(), JsValue> {
+    match message_of(text, arrays) {
+        (message, None) => worker.post_message(&message),
+        (message, Some(transfer)) => worker.post_message_with_transfer(&message, &transfer),
+    }
 }
 
 /// The worker's message and error listeners, kept alive as long as it is.

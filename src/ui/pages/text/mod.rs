@@ -10,7 +10,7 @@ mod session;
 use crate::engine::text::{CONTEXT, STEP};
 use crate::state::text_state::TextState;
 use crate::tr;
-use crate::ui::components::notice::{NoticeBar, StateNotes};
+use crate::ui::components::notice::NoticeBar;
 use crate::ui::components::status_line::{Status, StatusLine};
 use crate::ui::route::{Page, Router};
 use column::TextColumn;
@@ -18,28 +18,6 @@ use controls::TextControls;
 use leptos::prelude::*;
 use results::Results;
 use session::TextSession;
-
-/// The state and its link: typing writes the link once the typing settles; a link that
-/// arrives while the page is open is applied like the one it opened with.
-fn linked_state(router: Router) -> (RwSignal<TextState>, StateNotes<TextState>) {
-    let (initial, lines) = TextState::from_params(&router.asked.get_untracked().params);
-    let state = RwSignal::new(initial.clone());
-    let notes = StateNotes::new();
-    notes.set(initial, lines);
-    Effect::new(move |_| {
-        let route = router.remember(Page::Text, state.with(|s| s.to_params()));
-        router.write_address_soon(route, || {});
-    });
-    on_cleanup(move || router.cancel_pending());
-    router.follow(Page::Text, move |params| {
-        let (s, lines) = TextState::from_params(params);
-        notes.set(s.clone(), lines);
-        if state.with_untracked(|cur| *cur != s) {
-            state.set(s);
-        }
-    });
-    (state, notes)
-}
 
 /// What the page says about the text itself: empty, cut to the context, unknown characters.
 fn text_notices(session: TextSession) -> Vec<String> {
@@ -61,7 +39,7 @@ fn text_notices(session: TextSession) -> Vec<String> {
 
 #[component]
 pub fn TextPage() -> impl IntoView {
-    let (state, notes) = linked_state(Router::get());
+    let (state, notes) = crate::ui::pages::linked_state(Router::get(), Page::Text, TextState::from_params, TextState::to_params);
     let backend = crate::ui::backend::from_context();
     let session = TextSession::new(state, backend);
     let timing = move || session.last_ms.get().map(|ms| tr!("text-timing", ms = format!("{ms:.0}")));

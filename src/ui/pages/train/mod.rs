@@ -13,7 +13,7 @@ use crate::engine::shared::AttentionKind;
 use crate::engine::train::Preset;
 use crate::state::train_state::{TrainState, TrainTask, MAX_SEEDS, SIZES};
 use crate::tr;
-use crate::ui::components::notice::{NoticeBar, StateNotes};
+use crate::ui::components::notice::NoticeBar;
 use crate::ui::format::kind_title;
 use crate::ui::route::{Page, Router};
 use curves::Curves;
@@ -21,28 +21,6 @@ use leptos::prelude::*;
 use maps::ProbeFigures;
 use session::{Phase, TrainSession};
 use verdict::{Keep, VerdictTable};
-
-/// The setup and its link: every change writes the link; a link that arrives while the
-/// page is open is applied like the one it opened with.
-fn linked_state(router: Router) -> (RwSignal<TrainState>, StateNotes<TrainState>) {
-    let (initial, lines) = TrainState::from_params(&router.asked.get_untracked().params);
-    let state = RwSignal::new(initial.clone());
-    let notes = StateNotes::new();
-    notes.set(initial, lines);
-    Effect::new(move |_| {
-        let route = router.remember(Page::Train, state.with(|s| s.to_params()));
-        router.write_address_soon(route, || {});
-    });
-    on_cleanup(move || router.cancel_pending());
-    router.follow(Page::Train, move |params| {
-        let (s, lines) = TrainState::from_params(params);
-        notes.set(s.clone(), lines);
-        if state.with_untracked(|cur| *cur != s) {
-            state.set(s);
-        }
-    });
-    (state, notes)
-}
 
 fn preset_of(state: &TrainState) -> Preset {
     Preset::by_id(&state.size).unwrap_or(crate::engine::train::PRESETS[0])
@@ -176,7 +154,7 @@ fn Buttons(state: RwSignal<TrainState>, pasted: RwSignal<String>, session: Train
 
 #[component]
 pub fn TrainPage() -> impl IntoView {
-    let (state, notes) = linked_state(Router::get());
+    let (state, notes) = crate::ui::pages::linked_state(Router::get(), Page::Train, TrainState::from_params, TrainState::to_params);
     let session = TrainSession::new();
     let pasted = RwSignal::new(String::new());
     let task = Signal::derive(move || tr!(if state.with(|s| s.task == TrainTask::Plays) { "train-task-plays" } else { "train-task-pasted" }));
