@@ -29,7 +29,8 @@ train-running = Training.
 train-paused = Paused.
 train-stopped = Stopped: what the models learnt so far stays below and can be kept.
 train-done = Done.
-train-progress = Step { $done } of { $total } over all runs; { $chars } characters per second; about { $left } s left.
+train-progress = Step { $done } of { $total } over all runs; { $chars } characters per second.
+train-left = About { $left } s left.
 train-failed-runs = { $count } run(s) stopped early (below).
 train-run-name = { $kind }, seed { $seed }
 train-not-finite = { $run } stopped at step { $step }: its loss was not a finite number (the learning rate is too high for it). The other runs go on.
@@ -40,9 +41,15 @@ train-chart-empty = The curves appear once training has run a few steps.
 train-x-step = training step
 train-y-loss = loss (nats per character)
 train-loss-title = Training loss
-train-loss-explain = The loss on each step's batch, averaged over the last { $smooth } steps. A solid line is a model's mean over its seeds; the dashed lines either side are its best and worst seed: where two models' bands overlap, the seeds cannot tell them apart.
+train-loss-explain = The loss on each step's batch, averaged over the last { $smooth } steps. { $band ->
+    [yes] A solid line is a model's mean over its seeds; the dashed lines either side are its best and worst seed: where two models' bands overlap, the seeds cannot tell them apart.
+   *[no] One seed: each line is one training run, and nothing shows how much another seed would move it.
+}
 train-held-out-title = Held-out loss
-train-held-out-explain = The loss on text the models never learn from (16 fixed windows), at each evaluation: what generalises. Mean over seeds, best and worst seed dashed.
+train-held-out-explain = The loss on text the models never learn from (16 fixed windows), at each evaluation: what generalises. { $band ->
+    [yes] Mean over seeds, best and worst seed dashed.
+   *[no] One seed: one run per model.
+}
 train-lambda-title = λ per layer
 train-lambda-explain = DIFF V1's λ (one per layer) and DIFF V2's (one per token and head; its mean), averaged over seeds, as training moves them.
 train-lambda-series = { $kind }, layer { $layer }

@@ -29,7 +29,8 @@ train-running = 训练中。
 train-paused = 已暂停。
 train-stopped = 已停止：模型到目前为止学到的内容保留在下面，可以下载保存。
 train-done = 完成。
-train-progress = 所有运行合计第 { $done } 步，共 { $total } 步；每秒 { $chars } 个字符；大约还剩 { $left } 秒。
+train-progress = 所有运行合计第 { $done } 步，共 { $total } 步；每秒 { $chars } 个字符。
+train-left = 大约还剩 { $left } 秒。
 train-failed-runs = { $count } 个运行提前停止（见下）。
 train-run-name = { $kind }，种子 { $seed }
 train-not-finite = { $run } 在第 { $step } 步停止：它的损失不再是有限的数（学习率对它太高）。其他运行继续。
@@ -40,9 +41,15 @@ train-chart-empty = 训练跑了几步之后，曲线就会出现。
 train-x-step = 训练步数
 train-y-loss = 损失（每字符奈特）
 train-loss-title = 训练损失
-train-loss-explain = 每一步批次上的损失，取最近 { $smooth } 步的平均。实线是一个模型在各个种子上的平均；两侧的虚线是它最好和最差的种子：两个模型的带状区域重叠的地方，种子无法区分它们。
+train-loss-explain = 每一步批次上的损失，取最近 { $smooth } 步的平均。{ $band ->
+    [yes] 实线是一个模型在各个种子上的平均；两侧的虚线是它最好和最差的种子：两个模型的带状区域重叠的地方，种子无法区分它们。
+   *[no] 只有一个种子：每条线是一次训练，看不出换一个种子它会变化多少。
+}
 train-held-out-title = 留出损失
-train-held-out-explain = 在模型从不学习的文本（16 个固定窗口）上的损失，每次评估时计算：这才是能推广的部分。各种子的平均，最好和最差的种子用虚线表示。
+train-held-out-explain = 在模型从不学习的文本（16 个固定窗口）上的损失，每次评估时计算：这才是能推广的部分。{ $band ->
+    [yes] 各种子的平均，最好和最差的种子用虚线表示。
+   *[no] 只有一个种子：每个模型一次训练。
+}
 train-lambda-title = 每层的 λ
 train-lambda-explain = DIFF V1 的 λ（每层一个）和 DIFF V2 的 λ（每个词元和头各一个；取平均），在各种子上平均，看训练如何改变它们。
 train-lambda-series = { $kind }，第 { $layer } 层

@@ -65,6 +65,8 @@ pub fn Curves(session: TrainSession) -> impl IntoView {
     let loss = Signal::derive(move || session.with_board(|b| loss_spec(b, false)).flatten());
     let held = Signal::derive(move || session.with_board(|b| loss_spec(b, true)).flatten());
     let lambda = Signal::derive(move || session.with_board(lambda_spec).flatten());
+    // The captions say "band" only where there is one (more than one seed).
+    let band = move || if session.with_board(|b| b.seeds > 1).unwrap_or(true) { "yes" } else { "no" };
     let has_diff = move || session.with_board(|b| b.kinds.iter().any(|&k| k != AttentionKind::Baseline)).unwrap_or(false);
     // Where each model stands: its held-out loss untrained and now (the mean over seeds).
     let now = move || {
@@ -89,11 +91,11 @@ pub fn Curves(session: TrainSession) -> impl IntoView {
         </ul>
         <div class="train-curves">
             <figure class="panel">
-                <p class="explain">{tr!("train-loss-explain", smooth = SMOOTH)}</p>
+                <p class="explain">{move || tr!("train-loss-explain", smooth = SMOOTH, band = band())}</p>
                 <Chart id="train-loss" spec=loss label=tr!("train-loss-title") empty=tr!("train-chart-empty") file=Signal::derive(|| "difflens-train-loss".to_string()) />
             </figure>
             <figure class="panel">
-                <p class="explain">{tr!("train-held-out-explain")}</p>
+                <p class="explain">{move || tr!("train-held-out-explain", band = band())}</p>
                 <Chart id="train-held-out" spec=held label=tr!("train-held-out-title") empty=tr!("train-chart-empty") file=Signal::derive(|| "difflens-train-held-out".to_string()) />
             </figure>
             <Show when=has_diff>

@@ -37,8 +37,10 @@ fn progress(session: TrainSession) -> String {
     };
     let seconds = session.elapsed_ms.get() / 1000.0;
     let rate = if seconds > 0.0 { done as f64 / seconds } else { 0.0 };
-    let left = if rate > 0.0 { format!("{:.0}", (total - done) as f64 / rate) } else { "–".into() };
-    let mut line = tr!("train-progress", done = done, total = total, chars = format!("{:.0}", rate * tokens as f64), left = left);
+    let mut line = tr!("train-progress", done = done, total = total, chars = format!("{:.0}", rate * tokens as f64));
+    if matches!(phase, Phase::Running | Phase::Paused) && rate > 0.0 {
+        line = format!("{line} {}", tr!("train-left", left = format!("{:.0}", (total - done) as f64 / rate)));
+    }
     if failed > 0 {
         line = format!("{line} {}", tr!("train-failed-runs", count = failed));
     }
