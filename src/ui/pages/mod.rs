@@ -12,15 +12,14 @@ use crate::ui::components::notice::StateNotes;
 use crate::ui::route::{Page, Router};
 use leptos::prelude::*;
 
+/// A page's link table's reader: the state a link describes, and a notice for each value
+/// it refused.
+pub(crate) type LinkReader<S> = fn(&[(String, String)]) -> (S, Vec<String>);
+
 /// A page's state and its link: every change writes the link once the changes settle; a
 /// link that arrives while the page is open is applied like the one it opened with, its
 /// notices with it. `read` and `write` are the page's link table.
-pub(crate) fn linked_state<S: Clone + PartialEq + Send + Sync + 'static>(
-    router: Router,
-    page: Page,
-    read: fn(&[(String, String)]) -> (S, Vec<String>),
-    write: fn(&S) -> Vec<(String, String)>,
-) -> (RwSignal<S>, StateNotes<S>) {
+pub(crate) fn linked_state<S: Clone + PartialEq + Send + Sync + 'static>(router: Router, page: Page, read: LinkReader<S>, write: fn(&S) -> Vec<(String, String)>) -> (RwSignal<S>, StateNotes<S>) {
     let (initial, lines) = read(&router.asked.get_untracked().params);
     let state = RwSignal::new(initial.clone());
     let notes = StateNotes::new();
