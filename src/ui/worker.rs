@@ -7,7 +7,7 @@
 //! copy's caches make the second read free). Answers with bulk numbers send them as
 //! transferred buffers beside the text.
 
-use crate::engine::jobs::{self, Parts, WorkerMemory};
+use crate::engine::jobs::{self, JobError, Parts, WorkerMemory};
 use crate::engine::model::library::ModelLibrary;
 use crate::engine::shared::Model;
 use std::cell::RefCell;
@@ -51,7 +51,7 @@ thread_local! {
 /// A failure the page's tests ask for, to see the page survive it: a panic, or memory
 /// exhausted (which aborts the instance without a panic).
 fn fail_if_asked(message: &str) {
-    match crate::state::query::parse(message).into_iter().find(|(k, _)| k == "_fault").map(|(_, v)| v).as_deref() {
+    match jobs::fault_of(message).as_deref() {
         Some("panic") => panic!("this worker was asked to fail"),
         Some("oom") => {
             // Reserved, never touched: the instance runs out of address space (4 GB)
@@ -76,7 +76,7 @@ async fn reply(library: &ModelLibrary, message: Parts) -> Parts {
     for (kind, ckpt) in job.models() {
         match library.load(&kind, ckpt, fetch_bytes).await {
             Ok(model) => models.push(model),
-            Err(why) => return jobs::failure(why.to_string()),
+            Err(why) => return jobs::failure(JobError::Failed(why.to_string())),
         }
     }
     let models: Vec<&Model> = models.iter().map(Rc::as_ref).collect();

@@ -1,12 +1,14 @@
 //! A pool of Web Workers, each its own instance of the page's wasm (`ui::worker`), for CPU work the
 //! main thread must not hold: `min(hardwareConcurrency − 1, 8)` of them (at least one),
 //! started on first use and kept, with the models they loaded, for the page's life. Jobs
-//! are typed (`engine::jobs::Job`) and cross as short texts; each worker takes the next job from a shared queue
-//! as soon as it answers the last, so fast and slow workers share the work evenly. A
-//! worker that fails (a broken download, a panic) is replaced for the next run, and the
-//! jobs it did not finish are handed back to the caller to run another way.
+//! are typed (`engine::jobs::Job`) and cross as short texts with arrays; each worker takes
+//! the next job from a shared queue as soon as it answers the last, so fast and slow
+//! workers share the work evenly. It is the browser's [`Pool`]: pages run their jobs
+//! through `engine::jobs::runner`, which runs what a failed worker left on the page. A
+//! worker that fails (a broken download, a panic) is replaced for the next run.
 
-use crate::engine::jobs::{self, Job, Parts};
+use crate::engine::jobs::runner::{Boxed, Left, Pool};
+use crate::engine::jobs::{self, Parts};
 use futures_channel::oneshot;
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -238,7 +240,7 @@ impl Slot {
         let (tx, rx) = oneshot::channel();
         *self.pending.borrow_mut() = Some(tx);
         let text = match self.fault.borrow_mut().take() {
-            Some(fault) => format!("{}&_fault={fault}", job.text),
+            Some(fault) => jobs::with_fault(&job.text, &fault),
             None => job.text,
         };
         post_parts(&self.worker, &text, job.arrays).map_err(|e| WorkerError::Send(format!("{e:?}")))?;
@@ -257,20 +259,6 @@ pub struct WorkerPool {
     size: usize,
 }
 
-/// What a run through the pool left: the jobs no worker finished (to run another way)
-/// and why, if a worker failed.
-pub struct Leftover<J> {
-    pub jobs: Vec<J>,
-    pub failure: Option<WorkerError>,
-}
-
-/// [`Leftover`] by the jobs' places in the run.
-#[derive(Default)]
-struct Left {
-    jobs: Vec<usize>,
-    failure: Option<WorkerError>,
-}
-
 thread_local! {
     static POOL: RefCell<Option<Rc<WorkerPool>>> = const { RefCell::new(None) };
     /// Where a worker's failure is shown: the app's banner.
@@ -282,14 +270,14 @@ pub fn show_failures_in(banner: leptos::prelude::RwSignal<Option<String>>) {
     BANNER.with(|b| *b.borrow_mut() = Some(banner));
 }
 
-/// Says in the app's banner that a worker failed: its work was finished another way, and
-/// the next run starts a fresh worker in its place.
-pub fn report_failure(why: &WorkerError) {
+/// Says in the app's banner that a worker failed (`why`, in the language on screen): its
+/// work was finished another way, and the next run starts a fresh worker in its place.
+pub fn report_failure(why: &str) {
     use leptos::prelude::Set;
     leptos::logging::warn!("a background worker failed: {why}");
     BANNER.with(|b| {
         if let Some(banner) = *b.borrow() {
-            banner.try_set(Some(crate::tr!("worker-banner", why = why.to_string())));
+            banner.try_set(Some(crate::tr!("worker-banner", why = why)));
         }
     });
 }
@@ -348,27 +336,12 @@ impl WorkerPool {
         slots.clone()
     }
 
-    /// Runs `jobs` across the workers while `alive()`, giving each job and its output
-    /// (or why there is none: it failed in the worker, or its answer is damaged) to
-    /// `answer` as it comes; returns the jobs left unfinished by a failed worker (or by a
-    /// pool that could not start any).
-    pub async fn run<J: Job>(&self, jobs: Vec<J>, alive: impl Fn() -> bool + 'static, answer: impl Fn(&J, Result<J::Output, String>) + 'static) -> Leftover<J> {
-        let messages = jobs.iter().map(jobs::encode_parts).collect();
-        let jobs = Rc::new(jobs);
-        let each = {
-            let jobs = jobs.clone();
-            move |k: usize, parts: Parts| answer(&jobs[k], jobs::decode_answer::<J>(parts))
-        };
-        let left = self.run_each(messages, Rc::new(alive), Rc::new(each)).await;
-        Leftover { jobs: left.jobs.into_iter().map(|k| jobs[k].clone()).collect(), failure: left.failure }
-    }
-
-    /// [`WorkerPool::run`] through trait objects and the jobs' places in the run: one
-    /// copy of the queue's code in the wasm, not one per kind of job.
-    async fn run_each(&self, messages: Vec<Parts>, alive: Rc<dyn Fn() -> bool>, answer: Rc<dyn Fn(usize, Parts)>) -> Left {
+    /// The jobs' messages across the workers, through trait objects and the jobs' places
+    /// in the run: one copy of the queue's code in the wasm, not one per kind of job.
+    async fn run_messages(&self, messages: Vec<Parts>, alive: Rc<dyn Fn() -> bool>, answer: Rc<dyn Fn(usize, Parts)>) -> Left {
         let slots = self.slots();
         if slots.is_empty() {
-            return Left { jobs: (0..messages.len()).collect(), failure: Some(WorkerError::NoneStarted) };
+            return Left { jobs: (0..messages.len()).collect(), failure: Some(WorkerError::NoneStarted.to_string()) };
         }
         let queue = Rc::new(RefCell::new(messages.into_iter().enumerate().collect::<VecDeque<_>>()));
         let leftover = Rc::new(RefCell::new(Left::default()));
@@ -385,7 +358,7 @@ impl WorkerPool {
                         Err(why) => {
                             let mut l = leftover.borrow_mut();
                             l.jobs.push(k);
-                            l.failure.get_or_insert(why);
+                            l.failure.get_or_insert_with(|| why.to_string());
                             break;
                         }
                     }
@@ -402,5 +375,23 @@ impl WorkerPool {
             out.jobs.extend(queue.borrow_mut().drain(..).map(|(k, _)| k));
         }
         out
+    }
+}
+
+impl Pool for WorkerPool {
+    fn run_each(&self, messages: Vec<Parts>, alive: Rc<dyn Fn() -> bool>, answer: Rc<dyn Fn(usize, Parts)>) -> Boxed<'_, Left> {
+        Box::pin(self.run_messages(messages, alive, answer))
+    }
+
+    fn report(&self, failure: &str) {
+        report_failure(failure);
+    }
+
+    fn pause(&self) -> Boxed<'static, ()> {
+        Box::pin(crate::ui::yield_to_browser())
+    }
+
+    fn now_ms(&self) -> f64 {
+        crate::ui::now_ms()
     }
 }

@@ -13,7 +13,7 @@ use crate::state::model_state::ModelState;
 
 /// Net (signed) attention weight of one row: on the asked needle's span "KEY is VALUE ."
 /// and on the rest of the context (the other needles and the filler: the noise).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Net {
     pub answer: f64,
     pub noise: f64,

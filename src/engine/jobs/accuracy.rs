@@ -4,15 +4,15 @@
 
 use crate::core::model::Model;
 use crate::engine::explorer::evidence::{fresh_prompts, run_spec, AccuracyRun};
-use crate::engine::jobs::fields::{numbers, whole};
-use crate::engine::jobs::{with_link, Fields, Job, ModelKey, Pairs, WorkerMemory};
+use crate::engine::jobs::{plain, plain_back, Job, ModelKey, Slices, WorkerMemory};
 use crate::engine::model::forward_options;
 use crate::state::model_state::{AttentionKind, ModelState};
+use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
 /// One chunk of an accuracy run: prompts `prompts` of the run's `count`, through the
 /// three shipped models at checkpoint `checkpoint`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AccuracyChunk {
     pub state: ModelState,
     pub checkpoint: usize,
@@ -43,22 +43,38 @@ pub(super) fn shipped_models(checkpoint: usize) -> Vec<ModelKey> {
     AttentionKind::ALL.iter().map(|k| (k.slug().to_string(), checkpoint)).collect()
 }
 
+impl AccuracyChunk {
+    /// The chunk's prompts as a run of their own, to step.
+    fn accuracy_run(&self, models: &[&Model]) -> AccuracyRun {
+        let prompts: Vec<_> = fresh_prompts(&run_spec(&self.state, None), self.count, self.state.seed).into_iter().skip(self.prompts.start).take(self.prompts.len()).collect();
+        let options = models.iter().map(|m| forward_options(&self.state, m.config.attention)).collect();
+        AccuracyRun::new(prompts, options)
+    }
+}
+
+/// Per model: queries answered right, and asked.
+fn counts(run: &AccuracyRun) -> Vec<(usize, usize)> {
+    run.right.iter().copied().zip(run.asked.iter().copied()).collect()
+}
+
+impl Slices<Vec<(usize, usize)>> for AccuracyRun {
+    fn step(&mut self, models: &[&Model], _: &mut WorkerMemory) -> Result<Option<Vec<(usize, usize)>>, String> {
+        Ok((!AccuracyRun::step(self, models)?).then(|| counts(self)))
+    }
+}
+
 impl Job for AccuracyChunk {
     const KIND: &'static str = "accuracy";
     /// Per model (in `AttentionKind::ALL` order): queries answered right, and asked.
     type Output = Vec<(usize, usize)>;
+    type Answer = Self::Output;
 
-    fn write(&self) -> Pairs {
-        let own = [("_ckpt", self.checkpoint.to_string()), ("_count", self.count.to_string()), ("_from", self.prompts.start.to_string()), ("_to", self.prompts.end.to_string())];
-        with_link(&own, &self.state)
-    }
-
-    fn read(f: &Fields) -> Result<Self, String> {
-        let (from, to, count) = (f.number("_from")?, f.number("_to")?, f.number("_count")?);
-        if from > to || to > count {
-            return Err(format!("the job's prompts {from}..{to} are not within its {count}"));
+    fn check(&self) -> Result<(), String> {
+        let (from, to, count) = (self.prompts.start, self.prompts.end, self.count);
+        match from > to || to > count {
+            true => Err(format!("the job's prompts {from}..{to} are not within its {count}")),
+            false => Ok(()),
         }
-        Ok(Self { state: f.link_state(), checkpoint: f.number("_ckpt")?, count, prompts: from..to })
     }
 
     fn models(&self) -> Vec<ModelKey> {
@@ -67,21 +83,20 @@ impl Job for AccuracyChunk {
 
     /// The chunk's prompts through `models`, exactly as the page's own run would.
     fn run(&self, models: &[&Model], _: &mut WorkerMemory) -> Result<Self::Output, String> {
-        let prompts: Vec<_> = fresh_prompts(&run_spec(&self.state, None), self.count, self.state.seed).into_iter().skip(self.prompts.start).take(self.prompts.len()).collect();
-        let options = models.iter().map(|m| forward_options(&self.state, m.config.attention)).collect();
-        let mut run = AccuracyRun::new(prompts, options);
+        let mut run = self.accuracy_run(models);
         while run.step(models)? {}
-        Ok(run.right.iter().copied().zip(run.asked.iter().copied()).collect())
+        Ok(counts(&run))
     }
 
-    fn write_output(counts: Self::Output) -> (Pairs, Vec<Vec<f32>>) {
-        (vec![("counts".into(), counts.iter().map(|(r, a)| format!("{r}/{a}")).collect::<Vec<_>>().join(","))], vec![])
+    fn slices(&self, models: &[&Model]) -> Result<Box<dyn Slices<Self::Output>>, String> {
+        Ok(Box::new(self.accuracy_run(models)))
     }
 
-    fn read_output(f: &Fields, _: Vec<Vec<f32>>) -> Result<Self::Output, String> {
-        f.list("counts", |item| {
-            let [right, asked] = numbers::<2>(item)?;
-            Ok((whole(right, "count")?, whole(asked, "count")?))
-        })
+    fn to_answer(counts: Self::Output) -> (Self::Answer, Vec<Vec<f32>>) {
+        plain(counts)
+    }
+
+    fn from_answer(counts: Self::Answer, arrays: Vec<Vec<f32>>) -> Result<Self::Output, String> {
+        plain_back(counts, arrays)
     }
 }

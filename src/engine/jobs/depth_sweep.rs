@@ -7,16 +7,16 @@
 use crate::core::model::Model;
 use crate::engine::explorer::evidence::{depth_prompts, run_spec, DepthSweep, Net, DEPTHS};
 use crate::engine::jobs::accuracy::{chunks, shipped_models};
-use crate::engine::jobs::fields::numbers;
-use crate::engine::jobs::{with_link, Fields, Job, ModelKey, Pairs, WorkerMemory};
+use crate::engine::jobs::{plain, plain_back, Job, ModelKey, Slices, WorkerMemory};
 use crate::engine::model::forward_options;
 use crate::state::model_state::ModelState;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::ops::Range;
 
 /// One chunk of the sweep: prompts `prompts` of the `count` at depth `DEPTHS[depth]`,
 /// through the three shipped models at checkpoint `checkpoint`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SweepChunk {
     pub state: ModelState,
     pub checkpoint: usize,
@@ -33,15 +33,24 @@ pub fn sweep_chunks(count: usize, size: usize) -> Vec<(usize, Range<usize>)> {
 impl SweepChunk {
     /// The chunk as a sweep of its own, to step in slices (the page, for a failed
     /// worker's chunks) or at once (`run`). `models` in `AttentionKind::ALL` order.
-    pub fn sweep(&self, models: &[&Model]) -> DepthSweep {
+    fn sweep(&self, models: &[&Model]) -> DepthSweep {
         let prompts = depth_prompts(&run_spec(&self.state, Some(1)), self.depth, self.count, self.state.seed).into_iter().skip(self.prompts.start).take(self.prompts.len()).collect();
         let options = models.iter().map(|m| forward_options(&self.state, m.config.attention)).collect();
         DepthSweep::new(vec![(DEPTHS[self.depth], prompts)], options)
     }
 
     /// Each model's summed net weights, once the chunk's sweep has stepped to the end.
-    pub fn sums(sweep: &DepthSweep, models: usize) -> Vec<Net> {
+    fn sums(sweep: &DepthSweep, models: usize) -> Vec<Net> {
         (0..models).map(|m| sweep.sum(m, 0).0).collect()
+    }
+}
+
+/// A chunk's sweep on the page, a step per call; its sums once it has stepped to the end.
+struct SweepSlices(DepthSweep);
+
+impl Slices<Vec<Net>> for SweepSlices {
+    fn step(&mut self, models: &[&Model], _: &mut WorkerMemory) -> Result<Option<Vec<Net>>, String> {
+        Ok((!self.0.step(models)?).then(|| SweepChunk::sums(&self.0, models.len())))
     }
 }
 
@@ -49,24 +58,14 @@ impl Job for SweepChunk {
     const KIND: &'static str = "sweep";
     /// Per model (in `AttentionKind::ALL` order): the net weights summed over the chunk's prompts.
     type Output = Vec<Net>;
+    type Answer = Self::Output;
 
-    fn write(&self) -> Pairs {
-        let own = [
-            ("_ckpt", self.checkpoint.to_string()),
-            ("_depth", self.depth.to_string()),
-            ("_count", self.count.to_string()),
-            ("_from", self.prompts.start.to_string()),
-            ("_to", self.prompts.end.to_string()),
-        ];
-        with_link(&own, &self.state)
-    }
-
-    fn read(f: &Fields) -> Result<Self, String> {
-        let (depth, from, to, count) = (f.number("_depth")?, f.number("_from")?, f.number("_to")?, f.number("_count")?);
-        if depth >= DEPTHS.len() || from > to || to > count {
-            return Err(format!("the job's depth {depth} and prompts {from}..{to} are not within the sweep's {} depths of {count}", DEPTHS.len()));
+    fn check(&self) -> Result<(), String> {
+        let (depth, from, to, count) = (self.depth, self.prompts.start, self.prompts.end, self.count);
+        match depth >= DEPTHS.len() || from > to || to > count {
+            true => Err(format!("the job's depth {depth} and prompts {from}..{to} are not within the sweep's {} depths of {count}", DEPTHS.len())),
+            false => Ok(()),
         }
-        Ok(Self { state: f.link_state(), checkpoint: f.number("_ckpt")?, depth, count, prompts: from..to })
     }
 
     fn models(&self) -> Vec<ModelKey> {
@@ -79,12 +78,16 @@ impl Job for SweepChunk {
         Ok(Self::sums(&sweep, models.len()))
     }
 
-    fn write_output(sums: Self::Output) -> (Pairs, Vec<Vec<f32>>) {
-        (vec![("sums".into(), sums.iter().map(|n| format!("{}/{}", n.answer, n.noise)).collect::<Vec<_>>().join(","))], vec![])
+    fn slices(&self, models: &[&Model]) -> Result<Box<dyn Slices<Self::Output>>, String> {
+        Ok(Box::new(SweepSlices(self.sweep(models))))
     }
 
-    fn read_output(f: &Fields, _: Vec<Vec<f32>>) -> Result<Self::Output, String> {
-        f.list("sums", |item| numbers::<2>(item).map(|[answer, noise]| Net { answer, noise }))
+    fn to_answer(sums: Self::Output) -> (Self::Answer, Vec<Vec<f32>>) {
+        plain(sums)
+    }
+
+    fn from_answer(sums: Self::Answer, arrays: Vec<Vec<f32>>) -> Result<Self::Output, String> {
+        plain_back(sums, arrays)
     }
 }
 

@@ -1,4 +1,4 @@
-//! One of the explorer's columns as a job: the explorer's link (every setting a forward
+//! One of the explorer's columns as a job: the explorer's state (every setting a forward
 //! pass depends on), the checkpoint and the model. The worker makes the same prompt and
 //! the same forward options as the page would (`model::prompt_for`,
 //! `model::forward_options`) and answers with the pass's whole output (`output_codec`),
@@ -7,30 +7,30 @@
 
 use crate::core::model::{Model, ModelOutput};
 use crate::engine::jobs::output_codec::{decode, encode};
-use crate::engine::jobs::{with_link, Fields, Job, ModelKey, Pairs, WorkerMemory};
+use crate::engine::jobs::{Job, ModelKey, WorkerMemory};
 use crate::engine::model::{forward_options, prompt_for, weights_message};
 use crate::state::model_state::{AttentionKind, ModelState};
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ForwardJob {
     pub state: ModelState,
     pub checkpoint: usize,
     pub kind: AttentionKind,
 }
 
+/// A pass's output as its numbers and matrices' shapes cross back (`output_codec`); the
+/// matrices go as arrays.
+#[derive(Serialize, Deserialize)]
+pub struct PassAnswer {
+    numbers: String,
+    shapes: String,
+}
+
 impl Job for ForwardJob {
     const KIND: &'static str = "forward";
     type Output = ModelOutput;
-
-    fn write(&self) -> Pairs {
-        with_link(&[("_ckpt", self.checkpoint.to_string()), ("_model", self.kind.slug().to_string())], &self.state)
-    }
-
-    fn read(f: &Fields) -> Result<Self, String> {
-        let slug = f.text("_model")?;
-        let kind = AttentionKind::from_slug(slug).ok_or_else(|| format!("no shipped model is called {slug:?}"))?;
-        Ok(Self { state: f.link_state(), checkpoint: f.number("_ckpt")?, kind })
-    }
+    type Answer = PassAnswer;
 
     fn models(&self) -> Vec<ModelKey> {
         vec![(self.kind.slug().to_string(), self.checkpoint)]
@@ -45,12 +45,12 @@ impl Job for ForwardJob {
         model.forward(&prompt_for(&self.state).tokens, &forward_options(&self.state, self.kind)).map_err(|e| weights_message(&e))
     }
 
-    fn write_output(output: ModelOutput) -> (Pairs, Vec<Vec<f32>>) {
+    fn to_answer(output: ModelOutput) -> (PassAnswer, Vec<Vec<f32>>) {
         let (numbers, shapes, arrays) = encode(&output);
-        (vec![("numbers".to_string(), numbers), ("shapes".to_string(), shapes)], arrays)
+        (PassAnswer { numbers, shapes }, arrays)
     }
 
-    fn read_output(f: &Fields, arrays: Vec<Vec<f32>>) -> Result<ModelOutput, String> {
-        decode(f.text("numbers")?, f.text("shapes")?, arrays)
+    fn from_answer(answer: PassAnswer, arrays: Vec<Vec<f32>>) -> Result<ModelOutput, String> {
+        decode(&answer.numbers, &answer.shapes, arrays)
     }
 }

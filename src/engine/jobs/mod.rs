@@ -4,21 +4,23 @@
 //! forward pass, a lab problem's block of rows, the lab's noise chart, a chunk of a
 //! training run.
 //!
-//! Every job is one [`Job`]: what it carries (written as a short text, so a worker
-//! computes exactly what the page would) and, for bulk numbers, arrays sent by transfer;
-//! what it answers (a short text and arrays), and how it runs. The worker reads any job through
-//! one table ([`table`]); the page sends typed jobs and gets each back with its output.
-//! A job's message says its kind (`_job=`); an answer is its output or `error=`. The
-//! page knows which job an answer belongs to (the pool hands both back together), so an
-//! answer does not repeat its job.
+//! Every job is one [`Job`], a serde-derived struct: its message is one envelope (its
+//! kind and its body as JSON, [`encode_parts`]) and, for bulk numbers, arrays sent by
+//! transfer. Its answer is one envelope too: the output's numbers, or a typed
+//! [`JobError`]. The worker reads any job through one table ([`table`]); the page runs
+//! jobs through one [`runner`], which sends them to a [`runner::Pool`] and runs what the
+//! pool leaves on the page itself. The page knows which job an answer belongs to (the
+//! pool hands both back together), so an answer does not repeat its job.
 
 mod accuracy;
 mod depth_sweep;
-mod fields;
+mod envelope;
 mod forward;
 mod lab_block;
+pub mod local_pool;
 mod noise_chart;
 mod output_codec;
+pub mod runner;
 pub mod table;
 #[cfg(test)]
 mod tests;
@@ -26,18 +28,17 @@ mod train_chunk;
 
 pub use accuracy::{add, chunks, AccuracyChunk};
 pub use depth_sweep::{sweep_chunks, SweepChunk, SweepTotals};
-pub use fields::Fields;
+pub use envelope::{decode, decode_answer, decode_parts, encode, encode_answer, encode_parts, failure, fault_of, kind_of, with_fault};
 pub use forward::ForwardJob;
 pub use lab_block::BlockJob;
 pub use noise_chart::{ChartPart, ChartPoint, NoiseChartJob};
+pub use runner::{JobError, Slices};
 pub use train_chunk::{ChunkOutput, ChunkStepper, TrainChunk};
 
 use crate::core::lab::{LabInputs, LabParams};
 use crate::core::model::Model;
-use crate::state::query;
-
-/// Key–value pairs, in the order they are written.
-pub type Pairs = Vec<(String, String)>;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 /// A shipped model as the model library names it: its kind's slug and its checkpoint.
 pub type ModelKey = (String, usize);
@@ -50,30 +51,36 @@ pub struct Parts {
     pub arrays: Vec<Vec<f32>>,
 }
 
-/// What a worker keeps from one job to the next.
+/// What a worker keeps from one job to the next (and the runner, for the jobs the page
+/// takes over).
 #[derive(Default)]
 pub struct WorkerMemory {
     /// The last lab problem's inputs: every block of that problem starts from them.
     lab_inputs: Option<(LabParams, LabInputs)>,
 }
 
-/// One kind of work for the workers.
-pub trait Job: Clone + Sized + 'static {
-    /// The kind, as the message's `_job` says it (unique in [`table`]).
+/// One kind of work for the workers. The job's own fields cross as JSON (serde derives
+/// the codec); bulk numbers (a text, a run's state, maps) go beside it as arrays.
+pub trait Job: Clone + Serialize + DeserializeOwned + 'static {
+    /// The kind, as the envelope names it (unique in [`table`]).
     const KIND: &'static str;
     /// What the job answers when it succeeds.
     type Output;
-    /// The job's own pairs (not `_job`, which the protocol writes).
-    fn write(&self) -> Pairs;
-    /// The job from its message's pairs, or why they do not make one.
-    fn read(fields: &Fields) -> Result<Self, String>;
-    /// Bulk numbers the job carries beside its pairs (sent by transfer): a training
+    /// The output's numbers as they cross back (serde derives their codec); its bulk goes
+    /// as arrays ([`Job::to_answer`]).
+    type Answer: Serialize + DeserializeOwned;
+    /// Whether a job read from a message holds together (counts within their bounds):
+    /// serde checks the shapes, this the meaning.
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
+    /// Bulk numbers the job carries beside its fields (sent by transfer): a training
     /// chunk's text and state. Most jobs carry none.
     fn arrays(&self) -> Vec<Vec<f32>> {
         vec![]
     }
-    /// The job read by [`Job::read`] with the arrays its message brought, or why they do
-    /// not fit it.
+    /// The job read from its envelope with the arrays its message brought, or why they
+    /// do not fit it.
     fn with_arrays(self, arrays: Vec<Vec<f32>>) -> Result<Self, String> {
         match arrays.is_empty() {
             true => Ok(self),
@@ -86,68 +93,26 @@ pub trait Job: Clone + Sized + 'static {
     }
     /// Runs the job, exactly as the page would: `models` are those of [`Job::models`], in that order.
     fn run(&self, models: &[&Model], memory: &mut WorkerMemory) -> Result<Self::Output, String>;
-    /// The output as pairs and arrays.
-    fn write_output(output: Self::Output) -> (Pairs, Vec<Vec<f32>>);
+    /// The job's work in slices short enough for the page to run between two frames,
+    /// where no worker could: by default the whole job as one slice.
+    fn slices(&self, _models: &[&Model]) -> Result<Box<dyn Slices<Self::Output>>, String> {
+        Ok(Box::new(runner::Whole(self.clone())))
+    }
+    /// The output as its numbers and arrays.
+    fn to_answer(output: Self::Output) -> (Self::Answer, Vec<Vec<f32>>);
     /// The output back, or why the answer cannot be read (every count is checked).
-    fn read_output(fields: &Fields, arrays: Vec<Vec<f32>>) -> Result<Self::Output, String>;
+    fn from_answer(answer: Self::Answer, arrays: Vec<Vec<f32>>) -> Result<Self::Output, String>;
 }
 
-/// The job as the message a worker reads.
-pub fn encode<J: Job>(job: &J) -> String {
-    let mut pairs = vec![("_job".to_string(), J::KIND.to_string())];
-    pairs.extend(job.write());
-    query::format(&pairs)
+/// [`Job::to_answer`] of a job whose output is all numbers (no arrays).
+fn plain<O>(output: O) -> (O, Vec<Vec<f32>>) {
+    (output, vec![])
 }
 
-/// The job as the whole message a worker reads: its text and its arrays.
-pub fn encode_parts<J: Job>(job: &J) -> Parts {
-    Parts { text: encode(job), arrays: job.arrays() }
-}
-
-/// A message read back as a job of kind `J`, or why it is not one.
-pub fn decode<J: Job>(message: &str) -> Result<J, String> {
-    decode_parts(Parts { text: message.to_string(), arrays: vec![] })
-}
-
-/// A message with its arrays read back as a job of kind `J`.
-pub fn decode_parts<J: Job>(message: Parts) -> Result<J, String> {
-    let fields = Fields::parse(&message.text);
-    if fields.get("_job") != Some(J::KIND) {
-        return Err(format!("not a job of kind {}: {}", J::KIND, message.text.chars().take(60).collect::<String>()));
+/// [`Job::from_answer`] of such a job: any array is a damaged answer.
+fn plain_back<O>(answer: O, arrays: Vec<Vec<f32>>) -> Result<O, String> {
+    match arrays.is_empty() {
+        true => Ok(answer),
+        false => Err(format!("{} arrays where none belong", arrays.len())),
     }
-    J::read(&fields)?.with_arrays(message.arrays)
-}
-
-/// A job's result as the answer a worker sends.
-pub fn encode_answer<J: Job>(result: Result<J::Output, String>) -> Parts {
-    match result {
-        Ok(output) => {
-            let (pairs, arrays) = J::write_output(output);
-            Parts { text: query::format(&pairs), arrays }
-        }
-        Err(why) => failure(why),
-    }
-}
-
-/// An answer saying the job failed, and why (whatever the job's kind).
-pub fn failure(why: String) -> Parts {
-    Parts { text: query::format(&[("error".to_string(), why)]), arrays: vec![] }
-}
-
-/// A worker's answer to a job of kind `J`: its output, or why there is none (the job
-/// failed in the worker, or the answer is damaged).
-pub fn decode_answer<J: Job>(answer: Parts) -> Result<J::Output, String> {
-    let fields = Fields::parse(&answer.text);
-    if let Some(why) = fields.get("error") {
-        return Err(why.to_string());
-    }
-    J::read_output(&fields, answer.arrays).map_err(|e| format!("a worker's answer to a {} job could not be read: {e}", J::KIND))
-}
-
-/// A job that carries the explorer's link: its own keys (each starting with `_`) and
-/// then the link's, so that a worker runs exactly the page's state.
-fn with_link(own: &[(&str, String)], state: &crate::state::model_state::ModelState) -> Pairs {
-    let mut pairs: Pairs = own.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
-    pairs.extend(state.to_params());
-    pairs
 }

@@ -1,9 +1,9 @@
-//! The worker's one dispatch table: every kind of job, read from its message by its
-//! `_job`, run, and answered, whatever its kind. A new kind of job is one [`Job`] and
-//! one row here.
+//! The worker's one dispatch table: every kind of job, read from its message by the kind
+//! its envelope names, run, and answered, whatever its kind. A new kind of job is one
+//! [`Job`] and one row here.
 
 use crate::core::model::Model;
-use crate::engine::jobs::{decode_parts, encode_answer, AccuracyChunk, BlockJob, ForwardJob, Job, ModelKey, NoiseChartJob, Parts, SweepChunk, TrainChunk, WorkerMemory};
+use crate::engine::jobs::{decode_parts, encode_answer, kind_of, AccuracyChunk, BlockJob, ForwardJob, Job, JobError, ModelKey, NoiseChartJob, Parts, SweepChunk, TrainChunk, WorkerMemory};
 
 /// A job read from its message, whatever its kind: what it needs, and its answer.
 pub trait Runnable {
@@ -19,17 +19,17 @@ impl<J: Job> Runnable for J {
     }
 
     fn answer(&self, models: &[&Model], memory: &mut WorkerMemory) -> Parts {
-        encode_answer::<J>(self.run(models, memory))
+        encode_answer::<J>(self.run(models, memory).map_err(JobError::Failed))
     }
 }
 
 /// One row of the table: a kind and how to read a job of it.
 pub struct Entry {
     pub kind: &'static str,
-    read: fn(Parts) -> Result<Box<dyn Runnable>, String>,
+    read: fn(Parts) -> Result<Box<dyn Runnable>, JobError>,
 }
 
-fn read_as<J: Job>(message: Parts) -> Result<Box<dyn Runnable>, String> {
+fn read_as<J: Job>(message: Parts) -> Result<Box<dyn Runnable>, JobError> {
     decode_parts::<J>(message).map(|job| Box::new(job) as Box<dyn Runnable>)
 }
 
@@ -41,15 +41,15 @@ const fn row<J: Job>() -> Entry {
 pub const JOBS: [Entry; 6] = [row::<AccuracyChunk>(), row::<SweepChunk>(), row::<ForwardJob>(), row::<BlockJob>(), row::<NoiseChartJob>(), row::<TrainChunk>()];
 
 /// Any job's message read by the table, or why it is not one of its jobs.
-pub fn read(message: &str) -> Result<Box<dyn Runnable>, String> {
+pub fn read(message: &str) -> Result<Box<dyn Runnable>, JobError> {
     read_parts(Parts { text: message.to_string(), arrays: vec![] })
 }
 
 /// The same for a message with arrays.
-pub fn read_parts(message: Parts) -> Result<Box<dyn Runnable>, String> {
-    let kind = crate::engine::jobs::Fields::parse(&message.text).get("_job").map(str::to_string);
-    match JOBS.iter().find(|e| Some(e.kind) == kind.as_deref()) {
+pub fn read_parts(message: Parts) -> Result<Box<dyn Runnable>, JobError> {
+    let kind = kind_of(&message.text)?;
+    match JOBS.iter().find(|e| e.kind == kind) {
         Some(entry) => (entry.read)(message),
-        None => Err(format!("no job of kind {:?}: {}", kind.unwrap_or_default(), message.text.chars().take(60).collect::<String>())),
+        None => Err(JobError::NotAJob(format!("no job of kind {kind:?}"))),
     }
 }

@@ -5,18 +5,21 @@
 //! send with the next chunk. Any worker can take any chunk: the batches depend on the
 //! seed and the step alone.
 
-use crate::core::config::AttentionKind;
 use crate::core::model::Model;
-use crate::engine::jobs::{fields, Fields, Job, Pairs, WorkerMemory};
-use crate::engine::train::{Eval, Preset, ProbeMaps, RunError, RunSpec, TextData, TrainRun};
+use crate::engine::jobs::{Job, Slices, WorkerMemory};
+use crate::engine::train::{Eval, ProbeMaps, RunError, RunSpec, TextData, TrainRun};
 use ndarray::Array2;
+use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 
-#[derive(Clone, Debug, PartialEq)]
+/// The spec and the steps cross as JSON; the texts and the state as arrays.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TrainChunk {
     pub spec: RunSpec,
+    #[serde(skip)]
     pub data: Rc<TextData>,
     /// The run's state after `from` steps (`None` at step 0).
+    #[serde(skip)]
     pub state: Option<Vec<Vec<f32>>>,
     pub from: usize,
     pub steps: usize,
@@ -108,33 +111,33 @@ impl ChunkStepper {
     }
 }
 
+impl Slices<ChunkOutput> for Option<ChunkStepper> {
+    fn step(&mut self, _: &[&Model], _: &mut WorkerMemory) -> Result<Option<ChunkOutput>, String> {
+        let stepper = self.as_mut().ok_or("the chunk was finished already")?;
+        match stepper.step()? {
+            true => Ok(None),
+            false => Ok(self.take().map(ChunkStepper::finish)),
+        }
+    }
+}
+
+/// A chunk's answer as its numbers cross back; the losses, the blocks, the maps (A1, then
+/// A2 and A1 − λ·A2 for a differential head, layer by layer) and the state go as arrays.
+#[derive(Serialize, Deserialize)]
+pub struct ChunkAnswer {
+    step: usize,
+    eval: Option<Eval>,
+    layers: usize,
+    /// Whether each layer's maps are three (A1, A2, A1 − λ·A2), not one.
+    differential: bool,
+    done: bool,
+    not_finite: Option<usize>,
+}
+
 impl Job for TrainChunk {
     const KIND: &'static str = "train";
     type Output = ChunkOutput;
-
-    fn write(&self) -> Pairs {
-        let s = &self.spec;
-        [
-            ("kind", s.kind.slug().to_string()),
-            ("seed", s.seed.to_string()),
-            ("size", s.preset.id.to_string()),
-            ("vocab", s.vocab.to_string()),
-            ("from", self.from.to_string()),
-            ("steps", self.steps.to_string()),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect()
-    }
-
-    fn read(f: &Fields) -> Result<Self, String> {
-        let kind = AttentionKind::from_slug(f.text("kind")?).ok_or("a training chunk names no model kind")?;
-        let preset = Preset::by_id(f.text("size")?).ok_or("a training chunk names no known size")?;
-        let vocab = fields::whole(f.number("vocab")?, "the vocabulary")?;
-        let spec = RunSpec { kind, seed: f.number("seed")?, preset, vocab };
-        let (from, steps) = (fields::whole(f.number("from")?, "the first step")?, fields::whole(f.number("steps")?, "the steps")?);
-        Ok(Self { spec, data: Rc::new(TextData { train: vec![], held_out: vec![] }), state: None, from, steps })
-    }
+    type Answer = ChunkAnswer;
 
     /// The training text, the held-out text, then the state's tensors.
     fn arrays(&self) -> Vec<Vec<f32>> {
@@ -167,17 +170,13 @@ impl Job for TrainChunk {
         Ok(stepper.finish())
     }
 
-    /// Numbers as text; the losses, the blocks, the maps (A1, then A2 and A1 − λ·A2 for a
-    /// differential head, layer by layer) and the state as arrays.
-    fn write_output(o: ChunkOutput) -> (Pairs, Vec<Vec<f32>>) {
-        let mut pairs: Pairs = vec![("step".into(), o.step.to_string()), ("layers".into(), o.probe.len().to_string()), ("done".into(), (o.blocks.is_some() as u8).to_string())];
-        if let Some(e) = &o.eval {
-            pairs.push(("held_out".into(), e.held_out.to_string()));
-            pairs.push(("lambdas".into(), e.lambdas.iter().map(f32::to_string).collect::<Vec<_>>().join(",")));
-        }
-        if let Some(step) = o.not_finite {
-            pairs.push(("not_finite".into(), step.to_string()));
-        }
+    /// A step per slice (a step of the smallest preset takes tens of milliseconds).
+    fn slices(&self, _: &[&Model]) -> Result<Box<dyn Slices<ChunkOutput>>, String> {
+        Ok(Box::new(Some(self.stepper()?)))
+    }
+
+    fn to_answer(o: ChunkOutput) -> (ChunkAnswer, Vec<Vec<f32>>) {
+        let answer = ChunkAnswer { step: o.step, eval: o.eval, layers: o.probe.len(), differential: o.probe.iter().any(|m| m.a2.is_some()), done: o.blocks.is_some(), not_finite: o.not_finite };
         let mut arrays = vec![o.losses, o.blocks.unwrap_or_default()];
         for m in o.probe {
             arrays.push(m.a1.into_iter().collect());
@@ -187,32 +186,24 @@ impl Job for TrainChunk {
             }
         }
         arrays.extend(o.state);
-        (pairs, arrays)
+        (answer, arrays)
     }
 
-    fn read_output(f: &Fields, arrays: Vec<Vec<f32>>) -> Result<ChunkOutput, String> {
+    fn from_answer(a: ChunkAnswer, arrays: Vec<Vec<f32>>) -> Result<ChunkOutput, String> {
         // Read without the job: the page checks the state against its run when it sends it on.
         let mut arrays = arrays.into_iter();
         let (losses, blocks) = (arrays.next().ok_or("a chunk's answer without its losses")?, arrays.next().ok_or("a chunk's answer without its blocks")?);
-        let step = fields::whole(f.number("step")?, "the step")?;
-        let eval = match f.get("held_out") {
-            None => None,
-            Some(_) => Some(Eval { step, held_out: f.number("held_out")?, lambdas: f.list("lambdas", |v| v.parse::<f32>().map_err(|e| e.to_string()))? }),
-        };
-        let is_diff = eval.as_ref().is_some_and(|e| !e.lambdas.is_empty());
         let mut probe = vec![];
-        for layer in 0..fields::whole(f.number("layers")?, "the layers")? {
+        for layer in 0..a.layers {
             let mut map = || -> Result<Array2<f32>, String> {
-                let a = arrays.next().ok_or("a chunk's answer is missing a map")?;
-                let t = (a.len() as f64).sqrt() as usize;
-                Array2::from_shape_vec((t, t), a).map_err(|_| "a chunk's map is not square".to_string())
+                let m = arrays.next().ok_or("a chunk's answer is missing a map")?;
+                let t = (m.len() as f64).sqrt() as usize;
+                Array2::from_shape_vec((t, t), m).map_err(|_| "a chunk's map is not square".to_string())
             };
             let a1 = map()?;
-            let (a2, combined) = if is_diff { (Some(map()?), map()?) } else { (None, a1.clone()) };
+            let (a2, combined) = if a.differential { (Some(map()?), map()?) } else { (None, a1.clone()) };
             probe.push(ProbeMaps { layer, a1, a2, combined });
         }
-        let done = f.number::<u8>("done")? == 1;
-        let not_finite = f.get("not_finite").map(|_| f.number("not_finite")).transpose()?;
-        Ok(ChunkOutput { losses, eval, probe, blocks: done.then_some(blocks), not_finite, state: arrays.collect(), step })
+        Ok(ChunkOutput { losses, eval: a.eval, probe, blocks: a.done.then_some(blocks), not_finite: a.not_finite, state: arrays.collect(), step: a.step })
     }
 }

@@ -2,7 +2,6 @@
 //! then cheap queries per λ, so dragging λ never recomputes a softmax.
 
 pub mod blocks;
-pub mod charts;
 
 use crate::core::analysis::max_abs_diff;
 use crate::core::lab::{self, LabInputs, LabMaps, LambdaSweep};

@@ -15,7 +15,7 @@ pub const HELD_OUT_SHARE: f64 = 0.1;
 /// the held-out text is long enough).
 pub const EVAL_WINDOWS: usize = 16;
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TextData {
     pub train: Vec<u32>,
     pub held_out: Vec<u32>,

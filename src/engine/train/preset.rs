@@ -35,6 +35,22 @@ pub const PRESETS: [Preset; 3] = [
     Preset { id: "large", dim: 128, layers: 4, heads: 4, ffn: 256, context: 128, batch: 16, steps: 3000, lr: 1.5e-3, eval_every: 100 },
 ];
 
+/// A preset as its id, for serde (`#[serde(with = "preset::by_id")]`): a job names its
+/// size, and a size that no longer exists is refused by name.
+pub mod by_id {
+    use super::Preset;
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(preset: &Preset, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(preset.id)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Preset, D::Error> {
+        let id = String::deserialize(d)?;
+        Preset::by_id(&id).ok_or_else(|| D::Error::custom(format!("no size is called {id:?}")))
+    }
+}
+
 impl Preset {
     pub fn by_id(id: &str) -> Option<Preset> {
         PRESETS.into_iter().find(|p| p.id == id)

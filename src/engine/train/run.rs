@@ -10,18 +10,20 @@ use crate::core::config::AttentionKind;
 use crate::core::train::{matched_params, Adam, AdamSettings, Net, Params};
 use crate::core::weights::TensorStore;
 use ndarray::Array2;
+use serde::{Deserialize, Serialize};
 
 /// Which run: the kind, the seed, the size and the vocabulary it reads.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunSpec {
     pub kind: AttentionKind,
     pub seed: u64,
+    #[serde(with = "super::preset::by_id")]
     pub preset: Preset,
     pub vocab: usize,
 }
 
 /// What an evaluation measured.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Eval {
     pub step: usize,
     pub held_out: f32,

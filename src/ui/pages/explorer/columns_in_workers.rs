@@ -9,10 +9,11 @@
 //! pool is started for the next prompt.
 
 use crate::engine::explorer::columns::ColumnJob;
-use crate::engine::jobs::ForwardJob;
+use crate::engine::jobs::runner::Runner;
+use crate::engine::jobs::{ForwardJob, JobError};
 use crate::engine::model::ModelOutput;
 use crate::state::model_state::{column_of, AttentionKind, ModelState};
-use crate::ui::worker_pool::{report_failure, WorkerPool};
+use crate::ui::worker_pool::WorkerPool;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -32,14 +33,12 @@ pub async fn outputs_from_workers(jobs: &[ColumnJob], state: &ModelState, checkp
     }
     let jobs = wanted.into_iter().map(|kind| ForwardJob { state: state.clone(), checkpoint, kind }).collect();
     let sink = outputs.clone();
-    let answer = move |job: &ForwardJob, output: Result<ModelOutput, String>| match output {
+    let answer = move |job: &ForwardJob, output: Result<ModelOutput, JobError>| match output {
         Ok(output) => sink.borrow_mut()[column_of(job.kind)] = Some(output),
         // A pass that failed in the worker fails on the page too, which says why.
         Err(e) => leptos::logging::warn!("a worker's forward pass: {e}"),
     };
-    let left = pool.run(jobs, alive, answer).await;
-    if let Some(why) = &left.failure {
-        report_failure(why);
-    }
+    // What a failed worker left, the page computes below with the others (on its backend).
+    Runner::new(&*pool).leave_to_caller().run(jobs, alive, answer).await;
     outputs.take()
 }

@@ -3,25 +3,25 @@
 //! screen, and two runs over fresh prompts in slices the page stays responsive through:
 //! Table 2 (accuracy over 100 prompts) and Table 3's depth sweep.
 
-use crate::engine::explorer::evidence::{fresh_prompts, run_spec, AccuracyRun, Net, DEPTHS};
+use crate::engine::explorer::evidence::{Net, DEPTHS};
+use crate::engine::jobs::runner::Runner;
+use crate::engine::jobs::JobError;
 use crate::engine::jobs::{self, chunks, sweep_chunks, AccuracyChunk, SweepChunk, SweepTotals};
-use crate::engine::model::{forward_options, ForwardOptions, LambdaTrace, Model};
+use crate::engine::model::{LambdaTrace, Model};
 use crate::engine::shared::LambdaOverride;
 use crate::state::model_state::{AttentionKind, ModelState};
 use crate::tr;
+use crate::ui::after_paint;
 use crate::ui::components::chart::{Chart, ChartSpec, Series, BLUE, GREY, ORANGE};
 use crate::ui::format::{kind_title, signed};
 use crate::ui::model_files::Library;
 use crate::ui::pages::explorer::compare::Columns;
-use crate::ui::worker_pool::{report_failure, Leftover, WorkerPool};
-use crate::ui::{after_paint, now_ms, yield_to_browser};
+use crate::ui::worker_pool::WorkerPool;
 use leptos::prelude::*;
 use std::rc::Rc;
 
 /// Each model's colour in the evidence charts (colour-blind-safe, as the lab's).
 const COLOURS: [(u8, u8, u8); 3] = [GREY, BLUE, ORANGE];
-/// How long one slice of a run may hold the main thread before the page gets a turn.
-const SLICE_MS: f64 = 12.0;
 /// Prompts per run: Table 2's batch, and the depth sweep's per depth.
 const ACCURACY_PROMPTS: usize = 100;
 const SWEEP_PROMPTS: usize = 20;
@@ -138,31 +138,6 @@ fn MagnitudeTable(columns: Signal<Option<Columns>>) -> impl IntoView {
     }
 }
 
-/// Runs `step` in slices of `SLICE_MS` until it reports done (true), `alive` turns
-/// false (false), or a step fails; `progress` is called after each slice.
-async fn run_sliced(mut step: impl FnMut() -> Result<bool, String>, alive: impl Fn() -> bool, progress: impl Fn()) -> Result<bool, String> {
-    loop {
-        yield_to_browser().await;
-        if !alive() {
-            return Ok(false);
-        }
-        let t0 = now_ms();
-        while now_ms() - t0 < SLICE_MS {
-            if !step()? {
-                progress();
-                return Ok(true);
-            }
-        }
-        progress();
-    }
-}
-
-/// Each model's forward options for a run: the state's precision and λ overrides, as
-/// the columns above use them.
-fn run_options(s: &ModelState, models: &[Rc<Model>]) -> Vec<ForwardOptions> {
-    models.iter().map(|m| forward_options(s, m.config.attention)).collect()
-}
-
 /// The settings a run was made with, in words (its results keep them).
 fn run_settings(s: &ModelState) -> String {
     let precision = s.bits.map_or_else(|| tr!("settings-f32"), |b| tr!("settings-bits", bits = b));
@@ -216,27 +191,24 @@ impl RunControl {
         });
     }
 
-    /// After the pool: a failed worker reported, and the jobs no worker did, for the
-    /// page to run itself, which the panel then says.
-    fn take_over<J>(self, left: Leftover<J>, alive: impl Fn() -> bool) -> Vec<J> {
-        if let Some(why) = &left.failure {
-            report_failure(why);
-        }
-        if !alive() || left.jobs.is_empty() {
-            return vec![];
-        }
-        let why = left.failure.map_or_else(|| tr!("no-worker-answered"), |e| e.to_string());
-        self.view_of.try_update(|v| v.note = Some(tr!("worker-stopped", why = why)));
-        left.jobs
+    /// The runner for this panel's runs: whatever a failed worker left runs here, with
+    /// the three models, and the panel says so.
+    fn runner<'p>(self, pool: &'p WorkerPool, checkpoint: usize, models: &[Rc<Model>]) -> Runner<'p> {
+        let view_of = self.view_of;
+        let shipped = AttentionKind::ALL.iter().zip(models).map(|(k, m)| ((k.slug().to_string(), checkpoint), m.clone())).collect();
+        Runner::new(pool).with_models(shipped).on_take_over(move |why| {
+            let why = why.map_or_else(|| tr!("no-worker-answered"), str::to_string);
+            view_of.try_update(|v| v.note = Some(tr!("worker-stopped", why = why)));
+        })
     }
 
-    /// Table 2's batch in chunks across the worker pool; whatever a failed worker left
-    /// runs here in slices, as a run without workers would, and the panel says so.
+    /// Table 2's batch in chunks across the worker pool (or here, in slices, where no
+    /// worker is left).
     fn start_pooled(self, state: ModelState, checkpoint: usize, models: Vec<Rc<Model>>) {
         let (alive, view_of) = (self.next_run(), self.view_of);
         leptos::task::spawn_local(async move {
             let jobs = chunks(ACCURACY_PROMPTS, ACCURACY_CHUNK).into_iter().map(|prompts| AccuracyChunk { state: state.clone(), checkpoint, count: ACCURACY_PROMPTS, prompts }).collect();
-            let answer = move |job: &AccuracyChunk, counts: Result<Vec<(usize, usize)>, String>| match counts {
+            let answer = move |job: &AccuracyChunk, counts: Result<Vec<(usize, usize)>, JobError>| match counts {
                 Ok(_) if !alive() => {}
                 Ok(c) => {
                     view_of.try_update(|v| {
@@ -244,34 +216,9 @@ impl RunControl {
                         v.done += job.prompts.len();
                     });
                 }
-                Err(e) => self.fail(e),
+                Err(e) => self.fail(e.to_string()),
             };
-            let left = self.take_over(WorkerPool::get().run(jobs, alive, answer).await, alive);
-            if !left.is_empty() {
-                let ranges: Vec<_> = left.into_iter().map(|j| j.prompts).collect();
-                let prompts =
-                    fresh_prompts(&run_spec(&state, None), ACCURACY_PROMPTS, state.seed).into_iter().enumerate().filter(|(i, _)| ranges.iter().any(|r| r.contains(i))).map(|(_, p)| p).collect();
-                let mut run = AccuracyRun::new(prompts, run_options(&state, &models));
-                let (base_done, base_counts) = view_of.with_untracked(|v| (v.done, v.counts.clone()));
-                let refs: Vec<&Model> = models.iter().map(|m| m.as_ref()).collect();
-                let cell = std::cell::RefCell::new(&mut run);
-                let result = run_sliced(
-                    || cell.borrow_mut().step(&refs),
-                    alive,
-                    || {
-                        let r = cell.borrow();
-                        view_of.try_update(|v| {
-                            v.done = base_done + r.progress().0;
-                            v.counts = base_counts.clone();
-                            jobs::add(&mut v.counts, &r.right.iter().copied().zip(r.asked.iter().copied()).collect::<Vec<_>>());
-                        });
-                    },
-                )
-                .await;
-                if let Err(e) = result {
-                    view_of.try_update(|v| v.error = Some(e));
-                }
-            }
+            self.runner(&WorkerPool::get(), checkpoint, &models).run(jobs, alive, answer).await;
             if alive() {
                 view_of.try_update(|v| v.running = false);
             }
@@ -280,39 +227,23 @@ impl RunControl {
 
     /// Table 3's depth sweep in chunks across the worker pool, each chunk's sums kept by
     /// its place in the sweep (`SweepTotals`), so the curves are the same however many
-    /// workers made them; a failed worker's chunks run here in slices.
+    /// workers made them, or the page.
     fn start_pooled_sweep(self, state: ModelState, checkpoint: usize, models: Vec<Rc<Model>>, curves: RwSignal<Vec<Vec<(f32, Net)>>>) {
         let (alive, view_of, n) = (self.next_run(), self.view_of, models.len());
         let totals = Rc::new(std::cell::RefCell::new(SweepTotals::default()));
-        let add = {
-            let totals = totals.clone();
-            move |depth: usize, prompts: &std::ops::Range<usize>, sums: Vec<Net>| {
-                let mut t = totals.borrow_mut();
-                t.add(depth, prompts, sums);
-                view_of.try_update(|v| v.done = t.prompts());
-                curves.try_set((0..n).map(|m| t.curve(m)).collect());
-            }
-        };
         leptos::task::spawn_local(async move {
             let jobs = sweep_chunks(SWEEP_PROMPTS, SWEEP_CHUNK).into_iter().map(|(depth, prompts)| SweepChunk { state: state.clone(), checkpoint, depth, count: SWEEP_PROMPTS, prompts }).collect();
-            let answer = {
-                let add = add.clone();
-                move |job: &SweepChunk, sums: Result<Vec<Net>, String>| match sums {
-                    Ok(_) if !alive() => {}
-                    Ok(sums) => add(job.depth, &job.prompts, sums),
-                    Err(e) => self.fail(e),
+            let answer = move |job: &SweepChunk, sums: Result<Vec<Net>, JobError>| match sums {
+                Ok(_) if !alive() => {}
+                Ok(sums) => {
+                    let mut t = totals.borrow_mut();
+                    t.add(job.depth, &job.prompts, sums);
+                    view_of.try_update(|v| v.done = t.prompts());
+                    curves.try_set((0..n).map(|m| t.curve(m)).collect());
                 }
+                Err(e) => self.fail(e.to_string()),
             };
-            let left = self.take_over(WorkerPool::get().run(jobs, alive, answer).await, alive);
-            let refs: Vec<&Model> = models.iter().map(|m| m.as_ref()).collect();
-            for job in left {
-                let mut sweep = job.sweep(&refs);
-                match run_sliced(|| sweep.step(&refs), alive, || {}).await {
-                    Ok(true) => add(job.depth, &job.prompts, SweepChunk::sums(&sweep, n)),
-                    Ok(false) => return,
-                    Err(e) => return self.fail(e),
-                }
-            }
+            self.runner(&WorkerPool::get(), checkpoint, &models).run(jobs, alive, answer).await;
             if alive() {
                 view_of.try_update(|v| v.running = false);
             }

@@ -3,8 +3,8 @@
 
 mod problem;
 
-use crate::engine::jobs::{ChartPart, ChartPoint, NoiseChartJob};
-use crate::engine::lab::charts::{SlowCharts, Step};
+use crate::engine::jobs::runner::Runner;
+use crate::engine::jobs::{ChartPart, ChartPoint, JobError, NoiseChartJob};
 use crate::engine::lab::{self as engine, lambda_init_for_depth, LabMetrics, MapKind, NoiseMassPoint, NoiseSweepPoint, SnrPoint, Verification, LAMBDA_RANGE};
 use crate::state::lab_state::{Knob, LabState, KNOBS, SEED};
 use crate::tr;
@@ -13,10 +13,10 @@ use crate::ui::components::heatmap::{Heatmap, Hover, PooledMap};
 use crate::ui::components::notice::{NoticeBar, StateNotes};
 use crate::ui::components::readout::{readable, Readout};
 use crate::ui::components::slider::Slider;
+use crate::ui::now_ms;
 use crate::ui::pages::lab::problem::{Runs, Timing};
 use crate::ui::route::{self, Page, Route, Router};
-use crate::ui::worker_pool::{self, WorkerPool};
-use crate::ui::{now_ms, yield_to_browser};
+use crate::ui::worker_pool::WorkerPool;
 use crate::viz::colormap::{Contrast, Scale};
 use crate::viz::pooling::pooled_size;
 use leptos::prelude::*;
@@ -25,12 +25,10 @@ use std::sync::Arc;
 /// Heatmaps are pooled to at most this many pixels a side.
 const MAX_PX: usize = engine::MAP_PX;
 
-/// The slow charts compute in slices of about this long, so an input that arrives
-/// meanwhile waits at most one slice, and a λ drag's update still fits in its frame.
+/// What a failed worker left of the slow charts computes here in slices of about this
+/// long, so an input that arrives meanwhile waits at most one slice, and a λ drag's
+/// update still fits in its frame.
 const CHART_SLICE_MS: f64 = 5.0;
-/// Query rows per step of a noise-chart point: small enough that one step stays well
-/// inside a slice at the largest N.
-const CHART_ROWS_PER_STEP: usize = 8;
 
 /// The state, its link and the notices about it. The link follows a drag once it
 /// settles (`Router::write_address_soon`), the navigation's link to the lab at once. A
@@ -115,8 +113,9 @@ impl Pictures {
 
 /// The slow charts' points, restarted when a new problem is on screen or the committed λ
 /// changes. The eight noise masses (one job) and the 25 noise levels (each a whole
-/// problem) go to the worker pool, the points kept in σ order as they arrive; whatever a
-/// failed worker left is computed here a small step at a time between paints. They wait
+/// problem) go to the worker pool through the runner, the points kept in σ order as they
+/// arrive; whatever a failed worker left is computed here a small step at a time between
+/// paints. They wait
 /// for the problem's own run: started with the request, they would take CPU time from it
 /// (on a software GPU adapter, from the GPU itself).
 fn slow_charts(runs: Runs, lambda_committed: RwSignal<f32>) -> (RwSignal<Vec<NoiseSweepPoint>>, RwSignal<Vec<NoiseMassPoint>>) {
@@ -140,17 +139,10 @@ fn slow_charts(runs: Runs, lambda_committed: RwSignal<f32>) -> (RwSignal<Vec<Noi
                 v.insert(at, p);
             });
         };
-        let on_step = move |step: Step| match step {
-            Step::Masses(m) => {
-                mass_points.try_set(m);
-            }
-            Step::Noise(p) => add(p),
-            Step::Working | Step::Done => {}
-        };
         leptos::task::spawn_local(async move {
             let parts = std::iter::once(ChartPart::Masses).chain(engine::noise_grid().into_iter().map(ChartPart::Level));
             let jobs = parts.map(|part| NoiseChartJob { params: params.clone(), lambda: l, part }).collect();
-            let answer = move |_: &NoiseChartJob, point: Result<ChartPoint, String>| match point {
+            let answer = move |_: &NoiseChartJob, point: Result<ChartPoint, JobError>| match point {
                 Ok(_) if !alive() => {}
                 Ok(ChartPoint::Masses(m)) => {
                     mass_points.try_set(m);
@@ -158,40 +150,10 @@ fn slow_charts(runs: Runs, lambda_committed: RwSignal<f32>) -> (RwSignal<Vec<Noi
                 Ok(ChartPoint::Level(p)) => add(p),
                 Err(e) => leptos::logging::warn!("a part of the noise charts failed in a worker: {e}"),
             };
-            let left = WorkerPool::get().run(jobs, alive, answer).await;
-            if let Some(why) = &left.failure {
-                worker_pool::report_failure(why);
-            }
-            if alive() && !left.jobs.is_empty() {
-                let lengths = if left.jobs.iter().any(|j| j.part == ChartPart::Masses) { engine::context_lengths() } else { vec![] };
-                let levels = left.jobs.iter().filter_map(|j| if let ChartPart::Level(sigma) = j.part { Some(sigma) } else { None }).collect();
-                step_sliced(SlowCharts::with(&params, l, lengths, levels), alive, on_step).await;
-            }
+            Runner::new(&*WorkerPool::get()).slices_of(CHART_SLICE_MS).run(jobs, alive, answer).await;
         });
     });
     (noise_points, mass_points)
-}
-
-/// Runs `job` in slices of `CHART_SLICE_MS` between paints while `alive()`, giving
-/// `on_step` each point it finishes.
-async fn step_sliced(mut job: SlowCharts, alive: impl Fn() -> bool, on_step: impl Fn(Step)) {
-    loop {
-        yield_to_browser().await;
-        if !alive() {
-            return;
-        }
-        let t0 = now_ms();
-        while now_ms() - t0 < CHART_SLICE_MS {
-            match job.step(CHART_ROWS_PER_STEP) {
-                Step::Working => {}
-                Step::Done => return,
-                point => {
-                    on_step(point);
-                    break;
-                }
-            }
-        }
-    }
 }
 
 #[component]

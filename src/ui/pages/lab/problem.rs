@@ -6,12 +6,13 @@
 //! page's thread for more than a slice, and a late answer for an older problem is
 //! dropped (the run's `alive()` says whether its problem is still the one wanted).
 
-use crate::engine::jobs::BlockJob;
+use crate::engine::jobs::runner::Runner;
+use crate::engine::jobs::{BlockJob, JobError};
 use crate::engine::lab::blocks::LabAssembly;
 use crate::engine::lab::{GpuSession, LabParams, LabRun};
 use crate::tr;
 use crate::ui::backend::{self, Backend};
-use crate::ui::worker_pool::{self, WorkerPool};
+use crate::ui::worker_pool::WorkerPool;
 use crate::ui::{after_next_paint, now_ms, yield_to_browser};
 use leptos::prelude::*;
 use std::cell::RefCell;
@@ -135,7 +136,7 @@ async fn place_blocks(assembly: LabAssembly, alive: impl Fn() -> bool + Copy + '
     if let Some((params, missing)) = work {
         let jobs = missing.into_iter().map(|rows| BlockJob { params: params.clone(), rows }).collect();
         let target = shared.clone();
-        let answer = move |_: &BlockJob, block: Result<_, String>| match block {
+        let answer = move |_: &BlockJob, block: Result<_, JobError>| match block {
             Ok(block) if alive() => {
                 if let Some(Err(e)) = target.borrow_mut().as_mut().map(|t| t.add(block)) {
                     leptos::logging::warn!("a worker's block was refused: {e}");
@@ -144,10 +145,9 @@ async fn place_blocks(assembly: LabAssembly, alive: impl Fn() -> bool + Copy + '
             Err(e) => leptos::logging::warn!("a block failed in a worker: {e}"),
             Ok(_) => {}
         };
-        let left = WorkerPool::get().run(jobs, alive, answer).await;
-        if let Some(why) = left.failure {
-            worker_pool::report_failure(&why);
-        }
+        // What a failed worker left stays missing: the loop below computes it, as it
+        // computes a problem too small for the workers.
+        Runner::new(&*WorkerPool::get()).leave_to_caller().run(jobs, alive, answer).await;
     }
     let mut assembly = shared.borrow_mut().take()?;
     loop {

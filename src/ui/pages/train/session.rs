@@ -1,18 +1,19 @@
 //! The training page's wiring: the texts loaded once, a board made when Train is pressed,
 //! then rounds of chunk jobs (one per unfinished run) through the worker pool until every
-//! run is done, paused or stopped. A chunk a failed worker left runs here, a step per
-//! slice between frames, so no task holds the page. Leaving the page stops the work
+//! run is done, paused or stopped, through the jobs' runner: a chunk a failed worker left
+//! runs here, a step per slice between frames, so no task holds the page. Leaving the page stops the work
 //! (the rounds check that the page is still there); a background tab keeps training in
 //! the workers, more slowly where the browser throttles it.
 
-use crate::engine::jobs::{ChunkOutput, TrainChunk};
+use crate::engine::jobs::runner::Runner;
+use crate::engine::jobs::{ChunkOutput, JobError, TrainChunk};
 use crate::engine::shared::CharVocab;
 use crate::engine::train::{Board, DataError, Preset, TextData};
 use crate::state::train_state::{TrainState, TrainTask};
 use crate::tr;
 use crate::ui::model_files::fetch_bytes;
-use crate::ui::worker_pool::{report_failure, WorkerPool};
-use crate::ui::{now_ms, yield_to_browser};
+use crate::ui::now_ms;
+use crate::ui::worker_pool::WorkerPool;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -159,44 +160,18 @@ impl TrainSession {
                 return;
             }
             let started = now_ms();
-            let answer = move |job: &TrainChunk, out: Result<ChunkOutput, String>| {
+            let answer = move |job: &TrainChunk, out: Result<ChunkOutput, JobError>| {
                 if alive() {
-                    self.take(job, out);
+                    self.take(job, out.map_err(|e| e.to_string()));
                 }
             };
             // A pause takes effect after the chunks in flight: the round's other chunks are
             // not sent (the next round makes them again from the board).
             let sending = move || alive() && !self.paused.get_value();
-            let left = WorkerPool::get().run(jobs, sending, answer).await;
-            if let Some(why) = &left.failure {
-                report_failure(why);
-            }
-            for job in left.jobs {
-                self.on_page(job, sending).await;
-            }
+            Runner::new(&*WorkerPool::get()).run(jobs, sending, answer).await;
             if alive() {
                 self.elapsed_ms.update(|t| *t += now_ms() - started);
             }
         }
-    }
-
-    /// A chunk no worker finished, run here a step per slice.
-    async fn on_page(&self, job: TrainChunk, alive: impl Fn() -> bool) {
-        let mut stepper = match job.stepper() {
-            Ok(s) => s,
-            Err(why) => return self.take(&job, Err(why)),
-        };
-        loop {
-            yield_to_browser().await;
-            if !alive() {
-                return;
-            }
-            match stepper.step() {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(why) => return self.take(&job, Err(why)),
-            }
-        }
-        self.take(&job, Ok(stepper.finish()));
     }
 }
