@@ -8,14 +8,14 @@
 
 use difflens::core::char_vocab::CharVocab;
 use difflens::core::config::AttentionKind;
-use difflens::engine::train::{RunSpec, TextData, TrainRun, PRESETS};
+use difflens::engine::train::{RunSpec, TaskData, TextData, TrainRun, PRESETS};
 use std::time::Instant;
 
 fn main() {
     let read = |name: &str| std::fs::read_to_string(format!("{}/www/{name}", env!("CARGO_MANIFEST_DIR"))).expect("the shipped texts");
     let vocab = CharVocab::from_json(&read("text-models/vocab.json")).expect("the shipped vocabulary");
     for preset in PRESETS {
-        let data = TextData::split(&read("train-text/train.txt"), &read("train-text/held_out.txt"), &vocab, preset.context).expect("the excerpt fits");
+        let data = TaskData::Text(TextData::split(&read("train-text/train.txt"), &read("train-text/held_out.txt"), &vocab, preset.context).expect("the excerpt fits"));
         for kind in AttentionKind::ALL {
             let mut run = TrainRun::new(RunSpec { kind, seed: 1, preset, vocab: vocab.size() });
             for _ in 0..3 {

@@ -63,6 +63,17 @@ pub struct PromptSpec {
     pub distinct_values: bool,
 }
 
+/// Tokens of context (filler and needles) in the prompts the shipped models trained on.
+pub const TRAIN_CONTEXT: usize = 64;
+
+/// The training distribution of the shipped models (and of the training page's needle
+/// task): 1 to 6 needles, 1 or 2 queries, needles anywhere.
+pub fn training_spec(rng: &mut impl Rng) -> PromptSpec {
+    let n_needles = rng.random_range(1..=6);
+    let n_queries = rng.random_range(1..=2usize).min(n_needles);
+    PromptSpec { context_len: TRAIN_CONTEXT, n_needles, n_queries, target_depth: None, distinct_values: false }
+}
+
 /// A generated prompt with everything the metrics need.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Prompt {

@@ -1,6 +1,8 @@
 //! The training page's setup in the URL (`#/train?size=small&models=baseline,diff_v2&seeds=3`):
 //! what a teacher sends so a class trains the same thing. The weights are never in the
 //! link, and neither is pasted text (too long for a link): `task=pasted` opens the box.
+//! `task=needle` trains the needle task at its one size (the link's `size` is kept for
+//! the texts).
 
 use super::table::{read_link, write_link, Choice, Field, InLink, Knob, Text};
 use crate::core::config::AttentionKind;
@@ -14,6 +16,9 @@ pub enum TrainTask {
     Plays,
     /// Text the student pastes; its last tenth is held out.
     Pasted,
+    /// The needle task: the shipped needle models fine-tuned from their warm-up
+    /// checkpoint on retrieval prompts (`engine::train::needle`).
+    Needle,
 }
 
 impl TrainTask {
@@ -21,8 +26,11 @@ impl TrainTask {
         match self {
             TrainTask::Plays => "plays",
             TrainTask::Pasted => "pasted",
+            TrainTask::Needle => "needle",
         }
     }
+
+    pub const ALL: [TrainTask; 3] = [TrainTask::Plays, TrainTask::Pasted, TrainTask::Needle];
 }
 
 /// The most seeds a session trains.
@@ -76,7 +84,7 @@ const TABLE: [Field<TrainState>; 4] = [
             "task",
             |s| s.task.slug().into(),
             |s, raw| {
-                let task = [TrainTask::Plays, TrainTask::Pasted].into_iter().find(|t| t.slug() == raw);
+                let task = TrainTask::ALL.into_iter().find(|t| t.slug() == raw);
                 task.map(|t| s.task = t).is_some()
             },
             |_, raw| tr!("note-train-task", raw = raw),
@@ -124,6 +132,9 @@ mod tests {
         let (t, notes) = TrainState::from_params(&pairs("task=mnist&size=huge&models=gpt,diff_v1,baseline&seeds=9"));
         assert_eq!((t.task, t.size.as_str(), t.models, t.seeds), (TrainTask::Plays, "small", vec![AttentionKind::Baseline, AttentionKind::DiffV1], 5));
         assert_eq!(notes.len(), 4, "{notes:?}");
+        let (t, notes) = TrainState::from_params(&pairs("task=needle&models=diff_v1"));
+        assert_eq!((t.task, t.models.clone(), notes.len()), (TrainTask::Needle, vec![AttentionKind::DiffV1], 0));
+        assert_eq!(super::super::query::format(&t.to_params()), "task=needle&models=diff_v1");
         let (t, notes) = TrainState::from_params(&pairs("models=,,&seeds=0"));
         assert_eq!((t.models.len(), t.seeds, notes.len()), (3, 1, 2));
     }

@@ -7,11 +7,10 @@
 //! (172 → 149), as the V2 authors do.
 
 use difflens::core::config::{AttentionKind, ModelConfig};
-use difflens::core::retrieval::{PromptSpec, VOCAB_SIZE};
-use rand::Rng;
+use difflens::core::retrieval::VOCAB_SIZE;
 
-/// Tokens of context (filler and needles) in training prompts.
-pub const TRAIN_CONTEXT: usize = 64;
+/// The training distribution lives in the core, which the training page shares.
+pub use difflens::core::retrieval::{training_spec as train_spec, TRAIN_CONTEXT};
 
 pub fn model_config(kind: AttentionKind) -> ModelConfig {
     let (heads, ffn) = match kind {
@@ -29,11 +28,4 @@ pub fn kind_name(kind: AttentionKind) -> &'static str {
         AttentionKind::DiffV1 => "diff_v1",
         AttentionKind::DiffV2 => "diff_v2",
     }
-}
-
-/// Training prompts: 1 to 6 needles, 1 or 2 queries, needles anywhere.
-pub fn train_spec(rng: &mut impl Rng) -> PromptSpec {
-    let n_needles = rng.random_range(1..=6);
-    let n_queries = rng.random_range(1..=2usize).min(n_needles);
-    PromptSpec { context_len: TRAIN_CONTEXT, n_needles, n_queries, target_depth: None, distinct_values: false }
 }

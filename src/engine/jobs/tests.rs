@@ -247,13 +247,13 @@ fn noise_chart_parts_are_their_points_computed_directly() {
 mod training {
     use super::*;
     use crate::core::char_vocab::CharVocab;
-    use crate::engine::train::{RunSpec, TextData, TrainRun, PRESETS};
+    use crate::engine::train::{RunSpec, TaskData, TextData, TrainRun, PRESETS};
     use std::rc::Rc;
 
-    pub(super) fn data() -> (TextData, usize) {
+    pub(super) fn data() -> (TaskData, usize) {
         let text = "Now is the winter of our discontent made glorious summer by this sun of York. ".repeat(30);
         let vocab = CharVocab::of_text(&text);
-        (TextData::from_text(&text, &vocab, PRESETS[0].context).unwrap(), vocab.size())
+        (TaskData::Text(TextData::from_text(&text, &vocab, PRESETS[0].context).unwrap()), vocab.size())
     }
 
     /// A job as the page sends it (text and arrays), through the worker's table and back.

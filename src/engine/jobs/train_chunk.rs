@@ -6,8 +6,9 @@
 //! seed and the step alone.
 
 use crate::core::model::Model;
-use crate::engine::jobs::{Job, Slices, WorkerMemory};
-use crate::engine::train::{Eval, ProbeMaps, RunError, RunSpec, TextData, TrainRun};
+use crate::engine::jobs::{Job, ModelKey, Slices, WorkerMemory};
+use crate::engine::train::needle::WARMUP_CHECKPOINT;
+use crate::engine::train::{Eval, ProbeMaps, RunError, RunSpec, TaskData, TextData, TrainRun};
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
@@ -17,7 +18,7 @@ use std::rc::Rc;
 pub struct TrainChunk {
     pub spec: RunSpec,
     #[serde(skip)]
-    pub data: Rc<TextData>,
+    pub data: Rc<TaskData>,
     /// The run's state after `from` steps (`None` at step 0).
     #[serde(skip)]
     pub state: Option<Vec<Vec<f32>>>,
@@ -50,6 +51,16 @@ fn tokens(values: &[f32], vocab: usize, what: &str) -> Result<Vec<u32>, String> 
     values.iter().map(|&v| if v >= 0.0 && v.fract() == 0.0 && (v as usize) < vocab { Ok(v as u32) } else { Err(format!("the {what} holds {v}, not a token id below {vocab}")) }).collect()
 }
 
+/// A text run's two texts from their arrays, each long enough for two contexts.
+fn text_of(arrays: &[Vec<f32>], spec: RunSpec) -> Result<TextData, String> {
+    let (train, held_out) = (tokens(&arrays[0], spec.vocab, "training text")?, tokens(&arrays[1], spec.vocab, "held-out text")?);
+    let need = 2 * (spec.preset.context + 1);
+    if train.len() < need || held_out.len() < need {
+        return Err(format!("a training chunk's texts are shorter than two contexts ({need} tokens)"));
+    }
+    Ok(TextData { train, held_out })
+}
+
 fn state_error(e: RunError) -> String {
     match e {
         RunError::State(why) => why,
@@ -60,18 +71,26 @@ fn state_error(e: RunError) -> String {
 /// A chunk taken a step at a time: a worker runs it through, the page (where no worker
 /// is left) a step per slice between frames.
 pub struct ChunkStepper {
-    data: Rc<TextData>,
+    data: Rc<TaskData>,
     run: TrainRun,
     out: ChunkOutput,
     left: usize,
 }
 
 impl TrainChunk {
-    /// The chunk's run, resumed from its state and ready to step.
-    pub fn stepper(&self) -> Result<ChunkStepper, String> {
-        let run = match &self.state {
-            None => TrainRun::new(self.spec),
-            Some(arrays) => TrainRun::from_arrays(self.spec, arrays.clone(), self.from as u32).map_err(state_error)?,
+    /// The chunk's run, resumed from its state and ready to step; at step 0 of the needle
+    /// task, from `models`' shipped warm-up checkpoint.
+    pub fn stepper(&self, models: &[&Model]) -> Result<ChunkStepper, String> {
+        let run = match (&self.state, self.data.is_needle()) {
+            (None, false) => TrainRun::new(self.spec),
+            (None, true) => {
+                let shipped = models.first().ok_or("a needle run starts from a shipped model, and none was given")?;
+                if shipped.config != self.spec.preset.config(self.spec.kind, self.spec.vocab) {
+                    return Err(format!("the shipped {} model is not the needle task's size", self.spec.kind.slug()));
+                }
+                TrainRun::start_from(self.spec, &shipped.to_store()).map_err(state_error)?
+            }
+            (Some(arrays), _) => TrainRun::from_arrays(self.spec, arrays.clone(), self.from as u32).map_err(state_error)?,
         };
         let out = ChunkOutput { losses: vec![], eval: None, probe: vec![], blocks: None, not_finite: None, state: vec![], step: 0 };
         Ok(ChunkStepper { data: self.data.clone(), run, out, left: self.steps })
@@ -102,7 +121,7 @@ impl ChunkStepper {
                 Ok(eval) => self.out.eval = Some(eval),
                 Err(_) => self.out.not_finite = Some(run.step()),
             }
-            self.out.probe = run.probe(&data.held_out[..run.spec.preset.context]);
+            self.out.probe = run.probe(&data.probe(run.spec.preset.context));
             self.out.blocks = run.done().then(|| run.block_losses(data));
         }
         self.out.state = run.state_arrays().0;
@@ -139,11 +158,23 @@ impl Job for TrainChunk {
     type Output = ChunkOutput;
     type Answer = ChunkAnswer;
 
-    /// The training text, the held-out text, then the state's tensors.
+    /// The training text, the held-out text (both empty for the needle task), then the
+    /// state's tensors.
     fn arrays(&self) -> Vec<Vec<f32>> {
-        let mut arrays = vec![ids(&self.data.train), ids(&self.data.held_out)];
+        let mut arrays = match &*self.data {
+            TaskData::Text(text) => vec![ids(&text.train), ids(&text.held_out)],
+            TaskData::Needle => vec![vec![], vec![]],
+        };
         arrays.extend(self.state.iter().flatten().cloned());
         arrays
+    }
+
+    /// At step 0 of the needle task, the shipped model it fine-tunes.
+    fn models(&self) -> Vec<ModelKey> {
+        match self.spec.preset.is_needle() && self.state.is_none() {
+            true => vec![(self.spec.kind.slug().to_string(), WARMUP_CHECKPOINT)],
+            false => vec![],
+        }
     }
 
     fn with_arrays(self, mut arrays: Vec<Vec<f32>>) -> Result<Self, String> {
@@ -151,28 +182,28 @@ impl Job for TrainChunk {
             return Err("a training chunk without its text".into());
         }
         let state: Vec<Vec<f32>> = arrays.split_off(2);
-        let (train, held_out) = (tokens(&arrays[0], self.spec.vocab, "training text")?, tokens(&arrays[1], self.spec.vocab, "held-out text")?);
-        let need = 2 * (self.spec.preset.context + 1);
-        if train.len() < need || held_out.len() < need {
-            return Err(format!("a training chunk's texts are shorter than two contexts ({need} tokens)"));
-        }
+        let data = match self.spec.preset.is_needle() {
+            true if arrays.iter().all(Vec::is_empty) => TaskData::Needle,
+            true => return Err("a needle chunk carries no text".into()),
+            false => TaskData::Text(text_of(&arrays, self.spec)?),
+        };
         let state = match (state.is_empty(), self.from) {
             (true, 0) => None,
             (true, _) => return Err("a training chunk after step 0 without the run's state".into()),
             (false, _) => Some(state),
         };
-        Ok(Self { data: Rc::new(TextData { train, held_out }), state, ..self })
+        Ok(Self { data: Rc::new(data), state, ..self })
     }
 
-    fn run(&self, _: &[&Model], _: &mut WorkerMemory) -> Result<ChunkOutput, String> {
-        let mut stepper = self.stepper()?;
+    fn run(&self, models: &[&Model], _: &mut WorkerMemory) -> Result<ChunkOutput, String> {
+        let mut stepper = self.stepper(models)?;
         while stepper.step()? {}
         Ok(stepper.finish())
     }
 
     /// A step per slice (a step of the smallest preset takes tens of milliseconds).
-    fn slices(&self, _: &[&Model]) -> Result<Box<dyn Slices<ChunkOutput>>, String> {
-        Ok(Box::new(Some(self.stepper()?)))
+    fn slices(&self, models: &[&Model]) -> Result<Box<dyn Slices<ChunkOutput>>, String> {
+        Ok(Box::new(Some(self.stepper(models)?)))
     }
 
     fn to_answer(o: ChunkOutput) -> (ChunkAnswer, Vec<Vec<f32>>) {

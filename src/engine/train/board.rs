@@ -4,7 +4,7 @@
 //! decides each run's next chunk, keeps its curves and map snapshots, marks a failed or
 //! diverged run without stopping the others, and says the verdict at the end.
 
-use super::data::TextData;
+use super::data::TaskData;
 use super::preset::Preset;
 use super::run::{Eval, ProbeMaps, RunSpec, TrainRun};
 use super::verdict::{compare, Comparison};
@@ -55,13 +55,13 @@ pub struct Board {
     pub preset: Preset,
     pub kinds: Vec<AttentionKind>,
     pub seeds: usize,
-    pub data: Rc<TextData>,
+    pub data: Rc<TaskData>,
     pub runs: Vec<RunRecord>,
 }
 
 impl Board {
     /// Runs for every kind and seeds 1..=`seeds`, kinds side by side within a seed.
-    pub fn new(preset: Preset, kinds: &[AttentionKind], seeds: usize, data: TextData, vocab: usize) -> Self {
+    pub fn new(preset: Preset, kinds: &[AttentionKind], seeds: usize, data: TaskData, vocab: usize) -> Self {
         let runs = (1..=seeds as u64)
             .flat_map(|seed| kinds.iter().map(move |&kind| RunSpec { kind, seed, preset, vocab }))
             .map(|spec| RunRecord { spec, losses: vec![], evals: vec![], snapshots: vec![], blocks: None, failure: None, state: None, step: 0 })
@@ -179,6 +179,14 @@ impl Board {
         band(&evals, |i| steps.get(i).copied().unwrap_or(0) as f64)
     }
 
+    /// The needle task's retrieval accuracy of `kind` at each evaluation every run has
+    /// reached: mean, least and most over the seeds (empty for a text).
+    pub fn accuracy_band(&self, kind: AttentionKind) -> Vec<(f64, f64, f64, f64)> {
+        let evals: Vec<Vec<f64>> = self.of_kind(kind).map(|r| r.evals.iter().filter_map(|e| e.accuracy.map(f64::from)).collect()).collect();
+        let steps: Vec<usize> = self.of_kind(kind).next().map(|r| r.evals.iter().map(|e| e.step).collect()).unwrap_or_default();
+        band(&evals, |i| steps.get(i).copied().unwrap_or(0) as f64)
+    }
+
     /// λ of each layer of `kind` at each evaluation, the mean over its seeds.
     pub fn lambda_curves(&self, kind: AttentionKind) -> Vec<Vec<(f64, f64)>> {
         (0..self.preset.layers)
@@ -199,11 +207,23 @@ impl Board {
         let train = run.losses[last..].iter().map(|&v| v as f64).sum::<f64>() / run.losses[last..].len().max(1) as f64;
         let held = run.evals.last().map(|e| format!("{:.4}", e.held_out)).unwrap_or_else(|| "–".into());
         let blocks = run.blocks.as_ref().map(|b| format!("{:.4}", b.iter().map(|&v| v as f64).sum::<f64>() / b.len().max(1) as f64)).unwrap_or_else(|| "–".into());
+        let (data, unit, held_what) = match &*self.data {
+            TaskData::Text(text) => {
+                (format!("{task}: {} training characters, {} held out", text.train.len(), text.held_out.len()), "nats per character", format!("{} evaluation windows", super::data::EVAL_WINDOWS))
+            }
+            TaskData::Needle => (
+                format!(
+                    "{task}: fine-tuned from the shipped model's checkpoint after its copy warm-up (checkpoint {}), on retrieval prompts of 1 to 6 needles, scored on the answers",
+                    super::needle::WARMUP_CHECKPOINT
+                ),
+                "nats per answer",
+                format!("{} evaluation prompts", super::needle::EVAL_PROMPTS),
+            ),
+        };
+        let accuracy = run.evals.last().and_then(|e| e.accuracy).map(|a| format!("| retrieval accuracy, {held_what} | {:.1} % |\n", 100.0 * a)).unwrap_or_default();
         format!(
-            "# DiffLens: a {kind} model trained in the browser\n\n| | |\n|---|---|\n| attention | {kind} |\n| data | {task}: {train_chars} training characters, {held_chars} held out |\n| size | {id}: width {dim}, {layers} layers, context {context}, batch {batch} |\n| seed | {seed} |\n| steps | {step} of {steps} (AdamW, peak learning rate {lr}, warm-up then cosine decay) |\n| training loss, last {smooth} steps | {train:.4} nats per character |\n| held-out loss, {windows} evaluation windows | {held} |\n| held-out loss, every held-out window | {blocks} |\n{failure}",
+            "# DiffLens: a {kind} model trained in the browser\n\n| | |\n|---|---|\n| attention | {kind} |\n| data | {data} |\n| size | {id}: width {dim}, {layers} layers, context {context}, batch {batch} |\n| seed | {seed} |\n| steps | {step} of {steps} (AdamW, peak learning rate {lr}, warm-up then cosine decay) |\n| training loss, last {smooth} steps | {train:.4} {unit} |\n| held-out loss, {held_what} | {held} |\n| held-out loss, everything held out | {blocks} |\n{accuracy}{failure}",
             kind = run.spec.kind.slug(),
-            train_chars = self.data.train.len(),
-            held_chars = self.data.held_out.len(),
             id = p.id,
             dim = p.dim,
             layers = p.layers,
@@ -214,7 +234,6 @@ impl Board {
             steps = p.steps,
             lr = p.lr,
             smooth = SMOOTH_CARD,
-            windows = super::data::EVAL_WINDOWS,
             failure = match &run.failure {
                 None => String::new(),
                 Some(RunFailure::NotFinite { step }) => format!("\nThe run stopped at step {step}: its loss was not a finite number.\n"),
@@ -226,14 +245,15 @@ impl Board {
     /// The curves as CSV: one row per run and evaluation, then the training loss of every
     /// step as its own rows.
     pub fn csv(&self) -> String {
-        let mut out = String::from("kind,seed,step,train_loss,held_out_loss,lambda_per_layer\n");
+        let mut out = String::from("kind,seed,step,train_loss,held_out_loss,lambda_per_layer,retrieval_accuracy\n");
         for r in &self.runs {
             for e in &r.evals {
                 let lambdas = e.lambdas.iter().map(|l| format!("{l:.5}")).collect::<Vec<_>>().join(" ");
-                out += &format!("{},{},{},,{:.5},{lambdas}\n", r.spec.kind.slug(), r.spec.seed, e.step, e.held_out);
+                let accuracy = e.accuracy.map(|a| format!("{a:.4}")).unwrap_or_default();
+                out += &format!("{},{},{},,{:.5},{lambdas},{accuracy}\n", r.spec.kind.slug(), r.spec.seed, e.step, e.held_out);
             }
             for (i, l) in r.losses.iter().enumerate() {
-                out += &format!("{},{},{},{l:.5},,\n", r.spec.kind.slug(), r.spec.seed, i + 1);
+                out += &format!("{},{},{},{l:.5},,,\n", r.spec.kind.slug(), r.spec.seed, i + 1);
             }
         }
         out

@@ -86,6 +86,58 @@ impl TextData {
     }
 }
 
+/// What a run learns from: a text, or the needle task's prompts (made from the seed and
+/// the step, so they cross to a worker as nothing).
+#[derive(Clone, Debug, PartialEq)]
+pub enum TaskData {
+    Text(TextData),
+    Needle,
+}
+
+impl Default for TaskData {
+    fn default() -> Self {
+        Self::Text(TextData::default())
+    }
+}
+
+impl TaskData {
+    /// Step `step`'s batch for run seed `seed`.
+    pub fn batch(&self, seed: u64, step: usize, batch: usize, context: usize) -> Batch {
+        match self {
+            Self::Text(text) => text.batch(seed, step, batch, context),
+            Self::Needle => super::needle::batch(seed, step, batch),
+        }
+    }
+
+    /// What every evaluation scores.
+    pub fn held_out_batch(&self, context: usize) -> Batch {
+        match self {
+            Self::Text(text) => text.held_out_batch(context),
+            Self::Needle => super::needle::held_out_batch(),
+        }
+    }
+
+    /// Everything held out, in blocks, for the final losses and the verdict.
+    pub fn held_out_windows(&self, context: usize) -> Vec<Batch> {
+        match self {
+            Self::Text(text) => text.held_out_windows(context),
+            Self::Needle => super::needle::held_out_blocks(),
+        }
+    }
+
+    /// The probe input whose maps the page shows.
+    pub fn probe(&self, context: usize) -> Vec<u32> {
+        match self {
+            Self::Text(text) => text.held_out[..context].to_vec(),
+            Self::Needle => super::needle::probe(),
+        }
+    }
+
+    pub fn is_needle(&self) -> bool {
+        matches!(self, Self::Needle)
+    }
+}
+
 fn windows(tokens: &[u32], starts: &[usize], context: usize) -> Batch {
     let mut batch = Batch { tokens: Vec::with_capacity(starts.len() * context), targets: Vec::with_capacity(starts.len() * context), seq_len: context };
     for &s in starts {

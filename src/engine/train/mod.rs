@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod data;
+pub mod needle;
 pub mod preset;
 pub mod run;
 pub mod verdict;
@@ -12,7 +13,7 @@ pub mod verdict;
 mod tests;
 
 pub use board::{Board, RunFailure, RunRecord};
-pub use data::{DataError, TextData};
-pub use preset::{Preset, PRESETS};
+pub use data::{DataError, TaskData, TextData};
+pub use preset::{Preset, NEEDLE, PRESETS};
 pub use run::{Eval, ProbeMaps, RunError, RunSpec, TrainRun};
 pub use verdict::{compare, Comparison, Finding};

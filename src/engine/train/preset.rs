@@ -51,9 +51,20 @@ pub mod by_id {
     }
 }
 
+/// The needle task's size: the shipped needle models' own (width 64, three layers, the
+/// same heads and SwiGLU widths), fine-tuned from their warm-up checkpoint
+/// (`needle::WARMUP_CHECKPOINT`) at the learning rate they trained with. Prompts hold
+/// `context` tokens of filler and needles, a few more with the questions.
+pub const NEEDLE: Preset = Preset { id: "needle", dim: 64, layers: 3, heads: 4, ffn: 172, context: 64, batch: 16, steps: 300, lr: 1e-3, eval_every: 10 };
+
 impl Preset {
+    /// A text size, or the needle task's.
     pub fn by_id(id: &str) -> Option<Preset> {
-        PRESETS.into_iter().find(|p| p.id == id)
+        PRESETS.into_iter().chain([NEEDLE]).find(|p| p.id == id)
+    }
+
+    pub fn is_needle(&self) -> bool {
+        self.id == NEEDLE.id
     }
 
     /// V2's SwiGLU width: the baseline's less the rows (3·E parameters each) that pay for

@@ -4,7 +4,7 @@
 //! its whole state (weights, Adam's moments, the step) travels as tensors, so a worker can
 //! take any chunk of it and give it back.
 
-use super::data::TextData;
+use super::data::TaskData;
 use super::preset::Preset;
 use crate::core::config::AttentionKind;
 use crate::core::train::{matched_params, Adam, AdamSettings, Net, Params};
@@ -29,6 +29,9 @@ pub struct Eval {
     pub held_out: f32,
     /// Each layer's λ (V2: the mean over tokens and heads); empty for the baseline.
     pub lambdas: Vec<f32>,
+    /// The needle task's retrieval accuracy on the held-out prompts (none for a text).
+    #[serde(default)]
+    pub accuracy: Option<f32>,
 }
 
 /// One head's maps on the probe input, `[T, T]` each (A2 and the difference only for a
@@ -67,6 +70,14 @@ impl TrainRun {
         Self { spec, net, params, adam }
     }
 
+    /// The run at step 0 from `weights` (the needle task: a shipped checkpoint), each
+    /// tensor checked against the spec's shapes; Adam starts fresh.
+    pub fn start_from(spec: RunSpec, weights: &TensorStore) -> Result<Self, RunError> {
+        let mut run = Self::new(spec);
+        fill(&mut run.params, weights, "")?;
+        Ok(run)
+    }
+
     /// Steps taken.
     pub fn step(&self) -> usize {
         self.adam.steps() as usize
@@ -93,7 +104,7 @@ impl TrainRun {
     }
 
     /// One step on the run's next batch; its training loss.
-    pub fn train_step(&mut self, data: &TextData) -> Result<f32, RunError> {
+    pub fn train_step(&mut self, data: &TaskData) -> Result<f32, RunError> {
         let (step, p) = (self.step(), self.spec.preset);
         let batch = data.batch(self.spec.seed, step, p.batch, p.context);
         let (loss, grads) = self.net.loss_and_grad(&self.params, &batch).map_err(RunError::State)?;
@@ -105,8 +116,8 @@ impl TrainRun {
         Ok(loss)
     }
 
-    /// The held-out loss and each layer's λ now.
-    pub fn evaluate(&self, data: &TextData) -> Result<Eval, RunError> {
+    /// The held-out loss, each layer's λ and (the needle task) the retrieval accuracy now.
+    pub fn evaluate(&self, data: &TaskData) -> Result<Eval, RunError> {
         let batch = data.held_out_batch(self.spec.preset.context);
         let pass = self.net.forward(&self.params, &batch.tokens, batch.seq_len);
         let (held_out, _) = crate::core::train::ops::cross_entropy(&pass.logits.view(), &batch.targets);
@@ -114,7 +125,8 @@ impl TrainRun {
             return Err(RunError::NotFinite { step: self.step() });
         }
         let lambdas = (0..self.spec.preset.layers).filter_map(|l| pass.attention(l).lambda_mean().map(|v| v as f32)).collect();
-        Ok(Eval { step: self.step(), held_out, lambdas })
+        let accuracy = data.is_needle().then(|| super::needle::accuracy(&pass.logits, &batch.targets));
+        Ok(Eval { step: self.step(), held_out, lambdas, accuracy })
     }
 
     /// Head 0's maps in every layer on `tokens` (one sequence).
@@ -129,7 +141,7 @@ impl TrainRun {
     }
 
     /// The mean loss of every block of held-out windows (`TextData::held_out_windows`).
-    pub fn block_losses(&self, data: &TextData) -> Vec<f32> {
+    pub fn block_losses(&self, data: &TaskData) -> Vec<f32> {
         data.held_out_windows(self.spec.preset.context).iter().map(|b| self.net.loss(&self.params, b).unwrap_or(f32::NAN)).collect()
     }
 
@@ -158,15 +170,7 @@ impl TrainRun {
         let mut run = Self::new(spec);
         let mut parts = [run.params.zeros_like(), run.params.zeros_like(), run.params.zeros_like()];
         for (prefix, part) in ["", "adam.m.", "adam.v."].iter().zip(parts.iter_mut()) {
-            let names: Vec<String> = part.names().map(String::from).collect();
-            for name in names {
-                let t = state.get(&format!("{prefix}{name}")).ok_or_else(|| RunError::State(format!("the state has no `{prefix}{name}`")))?;
-                let mut into = part.mat_mut(&name);
-                if t.data.len() != into.len() {
-                    return Err(RunError::State(format!("`{prefix}{name}` has {} values, the run needs {}", t.data.len(), into.len())));
-                }
-                into.iter_mut().zip(&t.data).for_each(|(a, &b)| *a = b);
-            }
+            fill(part, state, prefix)?;
         }
         let [params, m, v] = parts;
         run.params = params;
@@ -195,4 +199,19 @@ impl TrainRun {
         }
         Self::resume(spec, &store, steps)
     }
+}
+
+/// Every tensor of `part` from `store`'s `<prefix><name>`, or which one is missing or of
+/// the wrong size.
+fn fill(part: &mut Params<f32>, store: &TensorStore, prefix: &str) -> Result<(), RunError> {
+    let names: Vec<String> = part.names().map(String::from).collect();
+    for name in names {
+        let t = store.get(&format!("{prefix}{name}")).ok_or_else(|| RunError::State(format!("the state has no `{prefix}{name}`")))?;
+        let mut into = part.mat_mut(&name);
+        if t.data.len() != into.len() {
+            return Err(RunError::State(format!("`{prefix}{name}` has {} values, the run needs {}", t.data.len(), into.len())));
+        }
+        into.iter_mut().zip(&t.data).for_each(|(a, &b)| *a = b);
+    }
+    Ok(())
 }

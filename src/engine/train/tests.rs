@@ -59,7 +59,7 @@ fn a_text_splits_or_says_why_not() {
 fn a_run_in_chunks_equals_a_run_in_one_go() {
     let text = words_text(6000);
     let vocab = CharVocab::of_text(&text);
-    let data = TextData::from_text(&text, &vocab, 32).unwrap();
+    let data = TaskData::Text(TextData::from_text(&text, &vocab, 32).unwrap());
     let spec = RunSpec { kind: AttentionKind::DiffV1, seed: 4, preset: quick(), vocab: vocab.size() };
     let mut whole = TrainRun::new(spec);
     let straight: Vec<f32> = (0..9).map(|_| whole.train_step(&data).unwrap()).collect();
@@ -83,10 +83,11 @@ fn a_run_in_chunks_equals_a_run_in_one_go() {
 fn every_kind_learns_below_the_unigram_entropy() {
     let text = words_text(20_000);
     let vocab = CharVocab::of_text(&text);
-    let data = TextData::from_text(&text, &vocab, 32).unwrap();
+    let text_data = TextData::from_text(&text, &vocab, 32).unwrap();
     let mut counts = vec![0usize; vocab.size()];
-    data.train.iter().for_each(|&t| counts[t as usize] += 1);
-    let n = data.train.len() as f64;
+    text_data.train.iter().for_each(|&t| counts[t as usize] += 1);
+    let n = text_data.train.len() as f64;
+    let data = TaskData::Text(text_data);
     let unigram: f64 = counts.iter().filter(|&&c| c > 0).map(|&c| -(c as f64 / n) * (c as f64 / n).ln()).sum();
     for kind in AttentionKind::ALL {
         let mut run = TrainRun::new(RunSpec { kind, seed: 1, preset: quick(), vocab: vocab.size() });
@@ -97,7 +98,7 @@ fn every_kind_learns_below_the_unigram_entropy() {
         let end = run.evaluate(&data).unwrap();
         assert!((end.held_out as f64) < unigram * 0.8, "{kind:?}: {} → {} (unigram {unigram:.3})", start.held_out, end.held_out);
         assert_eq!(end.lambdas.len(), if kind == AttentionKind::Baseline { 0 } else { 2 }, "{kind:?}");
-        let maps = run.probe(&data.held_out[..32]);
+        let maps = run.probe(&data.probe(32));
         assert_eq!((maps.len(), maps[0].a1.dim(), maps[0].a2.is_some()), (2, (32, 32), kind != AttentionKind::Baseline));
         assert_eq!(run.block_losses(&data).len(), data.held_out_windows(32).len());
     }
@@ -107,7 +108,7 @@ fn every_kind_learns_below_the_unigram_entropy() {
 fn a_loss_that_is_not_a_number_stops_the_run_at_its_step() {
     let text = words_text(6000);
     let vocab = CharVocab::of_text(&text);
-    let data = TextData::from_text(&text, &vocab, 32).unwrap();
+    let data = TaskData::Text(TextData::from_text(&text, &vocab, 32).unwrap());
     let spec = RunSpec { kind: AttentionKind::DiffV2, seed: 2, preset: quick(), vocab: vocab.size() };
     let mut run = TrainRun::new(spec);
     run.train_step(&data).unwrap();
@@ -147,7 +148,7 @@ fn a_board_runs_every_kind_and_seed_to_the_end() {
     let text = words_text(8000);
     let vocab = CharVocab::of_text(&text);
     let preset = Preset { steps: 6, eval_every: 4, ..PRESETS[0] };
-    let data = TextData::from_text(&text, &vocab, preset.context).unwrap();
+    let data = TaskData::Text(TextData::from_text(&text, &vocab, preset.context).unwrap());
     let mut board = Board::new(preset, &AttentionKind::ALL, 2, data, vocab.size());
     assert_eq!(board.runs.len(), 6);
     let mut rounds = 0;
@@ -185,4 +186,65 @@ fn a_board_runs_every_kind_and_seed_to_the_end() {
     assert_eq!(board.held_out_band(AttentionKind::DiffV2).iter().map(|b| b.0).collect::<Vec<_>>(), vec![0.0, 4.0, 6.0]);
     assert_eq!(board.lambda_curves(AttentionKind::DiffV2).len(), 2, "one curve a layer");
     assert!(board.lambda_curves(AttentionKind::Baseline).is_empty());
+}
+
+mod needle_task {
+    use super::*;
+    use crate::core::retrieval::{PAD, VOCAB_SIZE};
+    use crate::engine::model::{load_checkpoint, CardInfo};
+    use crate::engine::train::needle::{self, WARMUP_CHECKPOINT};
+
+    fn shipped_warm_up(kind: AttentionKind) -> crate::core::model::Model {
+        let dir = format!("{}/www/models/{}", env!("CARGO_MANIFEST_DIR"), kind.slug());
+        let card = CardInfo::parse("card.json", &std::fs::read_to_string(format!("{dir}/card.json")).unwrap()).unwrap();
+        let at = &card.checkpoints[WARMUP_CHECKPOINT];
+        assert_eq!(at.label, "after the copy warm-up");
+        load_checkpoint(&card.config, &std::fs::read(format!("{dir}/{}", at.file)).unwrap()).unwrap()
+    }
+
+    /// A step's prompts depend on the seed and the step only; each is scored at its
+    /// answers alone, and padded after them.
+    #[test]
+    fn needle_batches_are_the_seed_s_and_scored_on_the_answers() {
+        let a = needle::batch(3, 7, 16);
+        assert_eq!(a, needle::batch(3, 7, 16));
+        assert_ne!(a.tokens, needle::batch(4, 7, 16).tokens);
+        assert_ne!(a.tokens, needle::batch(3, 8, 16).tokens);
+        let scored = a.targets.iter().filter(|t| t.is_some()).count();
+        assert!((16..=32).contains(&scored), "one or two questions a prompt: {scored}");
+        for row in 0..16 {
+            let (tokens, targets) = (&a.tokens[row * a.seq_len..(row + 1) * a.seq_len], &a.targets[row * a.seq_len..(row + 1) * a.seq_len]);
+            let last = targets.iter().rposition(Option::is_some).unwrap();
+            assert_eq!(Some(tokens[last + 1]), targets[last], "row {row}: the answer follows its question");
+            assert!(tokens[last + 2..].iter().all(|&t| t == PAD), "row {row}: a prompt ends at its last answer");
+            assert!(tokens[..=last + 1].iter().all(|&t| t != PAD), "row {row}: no padding before its last answer");
+        }
+        assert_eq!(needle::held_out_blocks().len() * 8, needle::FINAL_PROMPTS);
+    }
+
+    /// A needle run starts from the shipped weights exactly, and fine-tuning teaches
+    /// retrieval: the held-out accuracy climbs and the loss falls within 60 steps, for
+    /// every kind.
+    #[test]
+    fn a_needle_run_learns_retrieval_from_the_shipped_warm_up() {
+        for kind in AttentionKind::ALL {
+            let model = shipped_warm_up(kind);
+            assert_eq!(model.config, NEEDLE.config(kind, VOCAB_SIZE), "{kind:?}: the needle preset is the shipped size");
+            let spec = RunSpec { kind, seed: 1, preset: NEEDLE, vocab: VOCAB_SIZE };
+            let mut run = TrainRun::start_from(spec, &model.to_store()).unwrap();
+            assert_eq!(run.weights().to_bytes(), TrainRun::start_from(spec, &run.weights()).unwrap().weights().to_bytes());
+            let store = model.to_store();
+            let w = run.weights();
+            assert!(w.names().all(|n| w.get(n).unwrap().data == store.get(n).unwrap().data), "{kind:?}: the shipped weights");
+            let before = run.evaluate(&TaskData::Needle).unwrap();
+            let t0 = std::time::Instant::now();
+            for _ in 0..60 {
+                run.train_step(&TaskData::Needle).unwrap();
+            }
+            let after = run.evaluate(&TaskData::Needle).unwrap();
+            eprintln!("{kind:?}: accuracy {:?} → {:?}, loss {} → {}, {:.1} ms a step", before.accuracy, after.accuracy, before.held_out, after.held_out, t0.elapsed().as_secs_f64() * 1e3 / 60.0);
+            assert!(after.accuracy.unwrap() > before.accuracy.unwrap() + 0.2, "{kind:?}: {before:?} → {after:?}");
+            assert!(after.held_out < before.held_out, "{kind:?}");
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! The training page's charts: each model's training loss and held-out loss over the
 //! steps (the mean over seeds, the least and the most seed as thin dashed lines: the band
-//! over seeds), and each layer's λ for the DIFF models.
+//! over seeds), the needle task's retrieval accuracy, and each layer's λ for the DIFF
+//! models.
 
 use crate::engine::shared::AttentionKind;
 use crate::engine::train::Board;
@@ -22,6 +23,11 @@ pub fn colour(kind: AttentionKind) -> Rgb {
     }
 }
 
+/// What a loss is counted in: per character of text, or per answer of the needle task.
+pub fn unit(board: &Board) -> String {
+    tr!(if board.data.is_needle() { "train-unit-needle" } else { "train-unit-text" })
+}
+
 /// A mean line and, with more than one seed, the least and most seeds dashed.
 fn banded(board: &Board, kind: AttentionKind, band: Vec<(f64, f64, f64, f64)>) -> Vec<Series> {
     let line = |points: Vec<(f64, f64)>, dashed: bool, name: String| Series { dashed, name, color: colour(kind), points };
@@ -38,10 +44,15 @@ fn loss_spec(board: &Board, held_out: bool) -> Option<ChartSpec> {
     series.iter().any(|s| s.points.len() > 1).then(|| ChartSpec {
         title: tr!(if held_out { "train-held-out-title" } else { "train-loss-title" }),
         x_label: tr!("train-x-step"),
-        y_label: tr!("train-y-loss"),
+        y_label: tr!("train-y-loss", unit = unit(board)),
         series,
         ..Default::default()
     })
+}
+
+fn accuracy_spec(board: &Board) -> Option<ChartSpec> {
+    let series: Vec<Series> = board.kinds.iter().flat_map(|&k| banded(board, k, board.accuracy_band(k).into_iter().map(|(x, m, lo, hi)| (x, 100.0 * m, 100.0 * lo, 100.0 * hi)).collect())).collect();
+    series.iter().any(|s| s.points.len() > 1).then(|| ChartSpec { title: tr!("train-accuracy-title"), x_label: tr!("train-x-step"), y_label: tr!("train-y-accuracy"), series, ..Default::default() })
 }
 
 fn lambda_spec(board: &Board) -> Option<ChartSpec> {
@@ -65,6 +76,8 @@ pub fn Curves(session: TrainSession) -> impl IntoView {
     let loss = Signal::derive(move || session.with_board(|b| loss_spec(b, false)).flatten());
     let held = Signal::derive(move || session.with_board(|b| loss_spec(b, true)).flatten());
     let lambda = Signal::derive(move || session.with_board(lambda_spec).flatten());
+    let accuracy = Signal::derive(move || session.with_board(accuracy_spec).flatten());
+    let needle = move || session.with_board(|b| b.data.is_needle()).unwrap_or(false);
     // The captions say "band" only where there is one (more than one seed).
     let band = move || if session.with_board(|b| b.seeds > 1).unwrap_or(true) { "yes" } else { "no" };
     let has_diff = move || session.with_board(|b| b.kinds.iter().any(|&k| k != AttentionKind::Baseline)).unwrap_or(false);
@@ -77,7 +90,13 @@ pub fn Curves(session: TrainSession) -> impl IntoView {
                     .filter_map(|&k| {
                         let band = b.held_out_band(k);
                         let (first, last) = (band.first()?, band.last()?);
-                        Some((k, first.1, last.0, last.1))
+                        let line = tr!("train-now", kind = kind_title(k), first = format!("{:.3}", first.1), step = last.0 as usize, last = format!("{:.3}", last.1), unit = unit(b));
+                        let right = b.accuracy_band(k);
+                        let line = match (right.first(), right.last()) {
+                            (Some(a), Some(z)) => format!("{line} {}", tr!("train-now-accuracy", first = format!("{:.0}", 100.0 * a.1), last = format!("{:.0}", 100.0 * z.1))),
+                            _ => line,
+                        };
+                        Some((k, first.1, last.0, last.1, line))
                     })
                     .collect::<Vec<_>>()
             })
@@ -85,8 +104,8 @@ pub fn Curves(session: TrainSession) -> impl IntoView {
     };
     view! {
         <ul class="train-now" id="train-now" aria-live="off">
-            {move || now().into_iter().map(|(k, first, step, last)| view! {
-                <li data-kind=k.slug() data-step=step.to_string() data-first=format!("{first:.4}") data-last=format!("{last:.4}")>{tr!("train-now", kind = kind_title(k), first = format!("{first:.3}"), step = step as usize, last = format!("{last:.3}"))}</li>
+            {move || now().into_iter().map(|(k, first, step, last, line)| view! {
+                <li data-kind=k.slug() data-step=step.to_string() data-first=format!("{first:.4}") data-last=format!("{last:.4}")>{line}</li>
             }).collect_view()}
         </ul>
         <div class="train-curves">
@@ -95,9 +114,15 @@ pub fn Curves(session: TrainSession) -> impl IntoView {
                 <Chart id="train-loss" spec=loss label=tr!("train-loss-title") empty=tr!("train-chart-empty") file=Signal::derive(|| "difflens-train-loss".to_string()) />
             </figure>
             <figure class="panel">
-                <p class="explain">{move || tr!("train-held-out-explain", band = band())}</p>
+                <p class="explain">{move || tr!(if needle() { "train-held-out-explain-needle" } else { "train-held-out-explain" }, band = band())}</p>
                 <Chart id="train-held-out" spec=held label=tr!("train-held-out-title") empty=tr!("train-chart-empty") file=Signal::derive(|| "difflens-train-held-out".to_string()) />
             </figure>
+            <Show when=needle>
+                <figure class="panel">
+                    <p class="explain">{move || tr!("train-accuracy-explain", band = band())}</p>
+                    <Chart id="train-accuracy" spec=accuracy label=tr!("train-accuracy-title") empty=tr!("train-chart-empty") file=Signal::derive(|| "difflens-train-accuracy".to_string()) />
+                </figure>
+            </Show>
             <Show when=has_diff>
                 <figure class="panel">
                     <p class="explain">{tr!("train-lambda-explain")}</p>

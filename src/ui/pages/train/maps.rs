@@ -77,7 +77,7 @@ pub fn ProbeFigures(session: TrainSession, probe: Signal<String>) -> impl IntoVi
     view! {
         <section class="panel train-maps" id="train-maps">
             <h3>{tr!("train-maps-title")}</h3>
-            <p class="explain">{tr!("train-maps-explain")}</p>
+            <p class="explain">{move || tr!(if session.with_board(|b| b.data.is_needle()).unwrap_or(false) { "train-maps-explain-needle" } else { "train-maps-explain" })}</p>
             <p class="axis-note" id="train-probe">{move || tr!("train-probe", text = probe.get())}</p>
             <div class="control">
                 <label for="train-layer">{tr!("train-layer")}</label>

@@ -10,7 +10,7 @@ mod session;
 mod verdict;
 
 use crate::engine::shared::AttentionKind;
-use crate::engine::train::Preset;
+use crate::engine::train::{needle, Preset, TaskData, NEEDLE};
 use crate::state::train_state::{TrainState, TrainTask, MAX_SEEDS, SIZES};
 use crate::tr;
 use crate::ui::components::notice::NoticeBar;
@@ -23,13 +23,25 @@ use session::{Phase, TrainSession};
 use verdict::{Keep, VerdictTable};
 
 fn preset_of(state: &TrainState) -> Preset {
-    Preset::by_id(&state.size).unwrap_or(crate::engine::train::PRESETS[0])
+    match state.task {
+        TrainTask::Needle => NEEDLE,
+        _ => Preset::by_id(&state.size).unwrap_or(crate::engine::train::PRESETS[0]),
+    }
+}
+
+/// The task's name in the reader's words.
+fn task_name(task: TrainTask) -> String {
+    tr!(match task {
+        TrainTask::Plays => "train-task-plays",
+        TrainTask::Pasted => "train-task-pasted",
+        TrainTask::Needle => "train-task-needle",
+    })
 }
 
 /// The sentence under the status: steps, speed, time left, or why it stopped.
 fn progress(session: TrainSession) -> String {
     let phase = session.phase.get();
-    let Some(((done, total), tokens, failed)) = session.with_board(|b| (b.progress(), b.tokens_per_step(), b.runs.iter().filter(|r| r.failure.is_some()).count())) else {
+    let Some(((done, total), tokens, needle, failed)) = session.with_board(|b| (b.progress(), b.tokens_per_step(), b.data.is_needle(), b.runs.iter().filter(|r| r.failure.is_some()).count())) else {
         return match phase {
             Phase::Refused(why) => why,
             _ => tr!("train-idle"),
@@ -37,7 +49,10 @@ fn progress(session: TrainSession) -> String {
     };
     let seconds = session.elapsed_ms.get() / 1000.0;
     let rate = if seconds > 0.0 { done as f64 / seconds } else { 0.0 };
-    let mut line = tr!("train-progress", done = done, total = total, chars = format!("{:.0}", rate * tokens as f64));
+    let mut line = match needle {
+        true => tr!("train-progress-needle", done = done, total = total, prompts = format!("{:.0}", rate * NEEDLE.batch as f64)),
+        false => tr!("train-progress", done = done, total = total, chars = format!("{:.0}", rate * tokens as f64)),
+    };
     if matches!(phase, Phase::Running | Phase::Paused) && rate > 0.0 {
         line = format!("{line} {}", tr!("train-left", left = format!("{:.0}", (total - done) as f64 / rate)));
     }
@@ -97,24 +112,28 @@ fn Setup(state: RwSignal<TrainState>, pasted: RwSignal<String>, session: TrainSe
             <legend>{tr!("train-setup")}</legend>
             <div class="control" data-key="task">
                 <label for="train-task">{tr!("train-task")}</label>
-                <select id="train-task" on:change=move |ev| { let v = event_target_value(&ev); state.update(|s| s.task = if v == "pasted" { TrainTask::Pasted } else { TrainTask::Plays }) }>
-                    <option value="plays" selected=move || state.with(|s| s.task == TrainTask::Plays)>{tr!("train-task-plays")}</option>
-                    <option value="pasted" selected=move || state.with(|s| s.task == TrainTask::Pasted)>{tr!("train-task-pasted")}</option>
+                <select id="train-task" on:change=move |ev| { let v = event_target_value(&ev); state.update(|s| s.task = TrainTask::ALL.into_iter().find(|t| t.slug() == v).unwrap_or(TrainTask::Plays)) }>
+                    {TrainTask::ALL.into_iter().map(|t| view! { <option value=t.slug() selected=move || state.with(|s| s.task == t)>{task_name(t)}</option> }).collect_view()}
                 </select>
             </div>
+            <Show when=move || state.with(|s| s.task == TrainTask::Needle)>
+                <p class="axis-note" id="train-needle-note">{tr!("train-needle-note", steps = NEEDLE.steps, batch = NEEDLE.batch, checkpoint = needle::WARMUP_CHECKPOINT)}</p>
+            </Show>
             <Show when=move || state.with(|s| s.task == TrainTask::Pasted)>
                 <div class="control text-box" data-key="pasted">
                     <label for="train-text">{tr!("train-paste-label")}</label>
                     <textarea id="train-text" rows="6" spellcheck="false" prop:value=move || pasted.get() on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
                 </div>
             </Show>
-            <div class="control" data-key="size">
-                <label for="train-size">{tr!("train-size")}</label>
-                <select id="train-size" on:change=move |ev| { let v = event_target_value(&ev); state.update(|s| s.size = v) }>
-                    {SIZES.iter().map(|&id| view! { <option value=id selected=move || state.with(|s| s.size == id)>{tr!("train-size-name", size = id)}</option> }).collect_view()}
-                </select>
-                <span class="axis-note" id="train-size-note">{size_note}</span>
-            </div>
+            <Show when=move || state.with(|s| s.task != TrainTask::Needle)>
+                <div class="control" data-key="size">
+                    <label for="train-size">{tr!("train-size")}</label>
+                    <select id="train-size" on:change=move |ev| { let v = event_target_value(&ev); state.update(|s| s.size = v) }>
+                        {SIZES.iter().map(|&id| view! { <option value=id selected=move || state.with(|s| s.size == id)>{tr!("train-size-name", size = id)}</option> }).collect_view()}
+                    </select>
+                    <span class="axis-note" id="train-size-note">{size_note}</span>
+                </div>
+            </Show>
             <div class="control" data-key="models" role="group" aria-label=tr!("train-models")>
                 <span>{tr!("train-models")}</span>
                 {AttentionKind::ALL.into_iter().map(|k| view! {
@@ -145,7 +164,7 @@ fn Buttons(state: RwSignal<TrainState>, pasted: RwSignal<String>, session: Train
     let phase = move || session.phase.get();
     view! {
         <div class="train-buttons">
-            <button id="train-start" class="primary" on:click=start disabled=move || session.texts.with(|t| !matches!(t, Some(Ok(_)))) || matches!(phase(), Phase::Running | Phase::Paused)>{tr!("train-start")}</button>
+            <button id="train-start" class="primary" on:click=start disabled=move || (state.with(|s| s.task != TrainTask::Needle) && session.texts.with(|t| !matches!(t, Some(Ok(_))))) || matches!(phase(), Phase::Running | Phase::Paused)>{tr!("train-start")}</button>
             <button id="train-pause" on:click=move |_| if phase() == Phase::Paused { session.resume() } else { session.pause() } disabled=move || !matches!(phase(), Phase::Running | Phase::Paused)>
                 {move || tr!(if phase() == Phase::Paused { "train-resume" } else { "train-pause" })}
             </button>
@@ -159,10 +178,16 @@ pub fn TrainPage() -> impl IntoView {
     let (state, notes) = crate::ui::pages::linked_state(Router::get(), Page::Train, TrainState::from_params, TrainState::to_params);
     let session = TrainSession::new();
     let pasted = RwSignal::new(String::new());
-    let task = Signal::derive(move || tr!(if state.with(|s| s.task == TrainTask::Plays) { "train-task-plays" } else { "train-task-pasted" }));
+    let task = Signal::derive(move || task_name(state.with(|s| s.task)));
     let probe = Signal::derive(move || {
         let vocab = session.texts.with(|t| t.as_ref().and_then(|t| t.as_ref().ok()).map(|t| t.vocab.clone()));
-        vocab.and_then(|v| session.with_board(|b| v.decode(&b.data.held_out[..b.preset.context]))).unwrap_or_default()
+        session
+            .with_board(|b| match &*b.data {
+                TaskData::Text(text) => vocab.map(|v| v.decode(&text.held_out[..b.preset.context])),
+                TaskData::Needle => Some(needle::probe_text()),
+            })
+            .flatten()
+            .unwrap_or_default()
     });
     let loading = move || match session.texts.get() {
         None => Some(tr!("train-loading")),
@@ -172,7 +197,8 @@ pub fn TrainPage() -> impl IntoView {
     let held_note = move || {
         let s = state.get();
         (s.task == TrainTask::Pasted).then(|| match session.data(&s, &pasted.get(), &preset_of(&s)) {
-            Ok((d, _)) => tr!("train-held-out-part", chars = d.held_out.len(), train = d.train.len()),
+            Ok((TaskData::Text(d), _)) => tr!("train-held-out-part", chars = d.held_out.len(), train = d.train.len()),
+            Ok((TaskData::Needle, _)) => String::new(),
             Err(why) => why,
         })
     };

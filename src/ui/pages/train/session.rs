@@ -6,15 +6,17 @@
 //! the workers, more slowly where the browser throttles it.
 
 use crate::engine::jobs::runner::Runner;
-use crate::engine::jobs::{ChunkOutput, JobError, TrainChunk};
-use crate::engine::shared::CharVocab;
-use crate::engine::train::{Board, DataError, Preset, TextData};
+use crate::engine::jobs::{ChunkOutput, JobError, ModelKey, TrainChunk};
+use crate::engine::shared::{CharVocab, Model};
+use crate::engine::train::needle::{self, WARMUP_CHECKPOINT};
+use crate::engine::train::{Board, DataError, Preset, TaskData, TextData};
 use crate::state::train_state::{TrainState, TrainTask};
 use crate::tr;
-use crate::ui::model_files::fetch_bytes;
+use crate::ui::model_files::{fetch_bytes, Library};
 use crate::ui::now_ms;
 use crate::ui::worker_pool::WorkerPool;
 use leptos::prelude::*;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// Where a session stands.
@@ -49,6 +51,9 @@ pub struct TrainSession {
     board: StoredValue<Option<Board>, LocalStorage>,
     generation: StoredValue<u64>,
     paused: StoredValue<bool>,
+    /// The shipped needle models the needle task starts from (the page's copies, for
+    /// the chunks no worker is left to run).
+    library: Library,
 }
 
 async fn text_of(path: &str) -> Result<String, String> {
@@ -78,6 +83,7 @@ impl TrainSession {
             board: StoredValue::new_local(None),
             generation: StoredValue::new(0),
             paused: StoredValue::new(false),
+            library: Library::new(),
         };
         leptos::task::spawn_local(async move {
             let loaded = load_texts().await;
@@ -93,18 +99,22 @@ impl TrainSession {
         self.board.with_value(|b| b.as_ref().map(f))
     }
 
-    /// The data of `state`'s task: the shipped plays, or `pasted` split.
-    pub fn data(&self, state: &TrainState, pasted: &str, preset: &Preset) -> Result<(TextData, usize), String> {
+    /// The data of `state`'s task and its vocabulary's size: the shipped plays, `pasted`
+    /// split, or the needle task's prompts.
+    pub fn data(&self, state: &TrainState, pasted: &str, preset: &Preset) -> Result<(TaskData, usize), String> {
+        if state.task == TrainTask::Needle {
+            return Ok((TaskData::Needle, needle::VOCAB));
+        }
         let texts = self.texts.with_untracked(|t| t.clone()).ok_or_else(|| tr!("train-loading"))??;
         let data = match state.task {
             TrainTask::Plays => TextData::split(&texts.train, &texts.held_out, &texts.vocab, preset.context),
-            TrainTask::Pasted => TextData::from_text(pasted, &texts.vocab, preset.context),
+            TrainTask::Pasted | TrainTask::Needle => TextData::from_text(pasted, &texts.vocab, preset.context),
         };
-        data.map(|d| (d, texts.vocab.size())).map_err(|e| data_message(&e))
+        data.map(|d| (TaskData::Text(d), texts.vocab.size())).map_err(|e| data_message(&e))
     }
 
     /// Starts a new session of `state`'s runs on `data`, dropping any before it.
-    pub fn train(&self, state: &TrainState, preset: Preset, data: TextData, vocab: usize) {
+    pub fn train(&self, state: &TrainState, preset: Preset, data: TaskData, vocab: usize) {
         let generation = self.generation.try_update_value(|g| {
             *g += 1;
             *g
@@ -115,8 +125,28 @@ impl TrainSession {
         self.elapsed_ms.set(0.0);
         self.phase.set(Phase::Running);
         self.revision.update(|r| *r += 1);
-        let s = *self;
-        leptos::task::spawn_local(async move { s.drive(generation).await });
+        let (s, kinds, needle) = (*self, state.models.clone(), preset.is_needle());
+        leptos::task::spawn_local(async move {
+            let models = if needle { s.warm_ups(&kinds).await } else { Ok(vec![]) };
+            match models {
+                Ok(models) => s.drive(generation, models).await,
+                Err(why) => {
+                    s.board.set_value(None);
+                    s.phase.set(Phase::Refused(why));
+                }
+            }
+        });
+    }
+
+    /// The shipped needle models of `kinds` at their warm-up checkpoint, loaded here.
+    async fn warm_ups(self, kinds: &[crate::engine::shared::AttentionKind]) -> Result<Vec<(ModelKey, Rc<Model>)>, String> {
+        let mut models = vec![];
+        for kind in kinds {
+            let key = (kind.slug().to_string(), WARMUP_CHECKPOINT);
+            let model = self.library.load(key.0.clone(), key.1).await.map_err(|e| e.to_string())?;
+            models.push((key, model));
+        }
+        Ok(models)
     }
 
     pub fn pause(&self) {
@@ -145,7 +175,7 @@ impl TrainSession {
     }
 
     /// Rounds until every run is finished, the session is stopped or the page is gone.
-    async fn drive(self, generation: u64) {
+    async fn drive(self, generation: u64, models: Vec<(ModelKey, Rc<Model>)>) {
         let alive = move || self.generation.try_get_value() == Some(generation);
         loop {
             while alive() && self.paused.get_value() {
@@ -168,7 +198,7 @@ impl TrainSession {
             // A pause takes effect after the chunks in flight: the round's other chunks are
             // not sent (the next round makes them again from the board).
             let sending = move || alive() && !self.paused.get_value();
-            Runner::new(&*WorkerPool::get()).run(jobs, sending, answer).await;
+            Runner::new(&*WorkerPool::get()).with_models(models.clone()).run(jobs, sending, answer).await;
             if alive() {
                 self.elapsed_ms.update(|t| *t += now_ms() - started);
             }

@@ -20,14 +20,14 @@ fn interval((lo, hi): (f64, f64)) -> String {
     format!("[{}, {}]", signed(lo), signed(hi))
 }
 
-/// The sentence `c` supports about `kind`.
-pub fn sentence(kind: AttentionKind, c: &Comparison) -> String {
+/// The sentence `c` supports about `kind`, its losses counted in `unit`.
+pub fn sentence(kind: AttentionKind, c: &Comparison, unit: &str) -> String {
     let (k, n, diff) = (kind_title(kind), c.per_seed.len(), signed(c.mean));
     match c.finding {
-        Finding::OneSeed => tr!("train-verdict-one-seed", kind = k, diff = diff, blocks = interval(c.blocks)),
-        Finding::NotDistinguishable => tr!("train-verdict-same", kind = k, n = n, diff = diff),
-        Finding::Better => tr!("train-verdict-better", kind = k, n = n, diff = signed(-c.mean)),
-        Finding::Worse => tr!("train-verdict-worse", kind = k, n = n, diff = diff),
+        Finding::OneSeed => tr!("train-verdict-one-seed", kind = k, diff = diff, blocks = interval(c.blocks), unit = unit),
+        Finding::NotDistinguishable => tr!("train-verdict-same", kind = k, n = n, diff = diff, unit = unit),
+        Finding::Better => tr!("train-verdict-better", kind = k, n = n, diff = signed(-c.mean), unit = unit),
+        Finding::Worse => tr!("train-verdict-worse", kind = k, n = n, diff = diff, unit = unit),
     }
 }
 
@@ -52,7 +52,7 @@ pub fn VerdictTable(session: TrainSession) -> impl IntoView {
         <Show when=move || table().is_some()>
             <section class="panel" id="train-verdict">
                 <h3>{tr!("train-verdict-title")}</h3>
-                <p class="explain">{tr!("train-verdict-explain")}</p>
+                <p class="explain">{move || tr!(if session.with_board(|b| b.data.is_needle()).unwrap_or(false) { "train-verdict-explain-needle" } else { "train-verdict-explain" })}</p>
                 <table class="train-verdict-table">
                     <thead><tr>
                         <th scope="col">{tr!("train-col-model")}</th>
@@ -76,7 +76,10 @@ pub fn VerdictTable(session: TrainSession) -> impl IntoView {
                     </tbody>
                 </table>
                 <ul class="train-verdict-sentences" id="train-verdict-sentences">
-                    {move || table().unwrap_or_default().into_iter().filter_map(|(k, _, _, c)| c.map(|c| view! { <li data-kind=k.slug()>{sentence(k, &c)}</li> })).collect_view()}
+                    {move || {
+                        let unit = session.with_board(crate::ui::pages::train::curves::unit).unwrap_or_default();
+                        table().unwrap_or_default().into_iter().filter_map(|(k, _, _, c)| c.map(|c| view! { <li data-kind=k.slug()>{sentence(k, &c, &unit)}</li> })).collect_view()
+                    }}
                 </ul>
             </section>
         </Show>
