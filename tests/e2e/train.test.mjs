@@ -117,3 +117,33 @@ test('training page: a pasted text too short, or with letters the models lack, i
     await b.stop();
   }
 });
+
+test('training page: the needle task fine-tunes the shipped models, and their retrieval accuracy climbs', async () => {
+  const b = await start('cpu');
+  try {
+    const page = await b.open('#/train?task=needle&models=baseline,diff_v2&seeds=1');
+    await page.waitForFunction(() => !document.querySelector('#train-start')?.disabled, null, { timeout: 30_000 });
+    // The needle task has one size, the shipped models': the size menu gives way to what the task is.
+    assert.equal(await page.$('#train-size'), null);
+    assert.match(await page.textContent('#train-needle-note'), /checkpoint 2, taken after its copy warm-up/);
+    await page.click('#train-start');
+    await page.waitForFunction(() => /Step [1-9]\d* of 600 over all runs; \d+ prompts per second/.test(document.querySelector('#train-status')?.textContent), null, { timeout: 90_000 });
+    await page.waitForFunction(() => Number(document.querySelector('#train-accuracy')?.dataset.points) >= 2, null, { timeout: 90_000 });
+    // The probe is a needle prompt, and the losses are counted per answer.
+    assert.match(await page.textContent('#train-probe'), /→/);
+    assert.match(await page.textContent('#train-now'), /nats per answer/);
+    // Retrieval forms: the baseline's accuracy on the held-out questions climbs from near zero.
+    const accuracy = () => page.$$eval('#train-now li', (lis) => lis.map((li) => li.textContent.match(/accuracy (\d+) % at the start, (\d+) % now/)?.slice(1).map(Number)));
+    await page.waitForFunction(() => { const m = document.querySelector('#train-now li[data-kind=baseline]')?.textContent.match(/(\d+) % now/); return m && Number(m[1]) >= 50; }, null, { timeout: 150_000 });
+    const [[start0, now0]] = await accuracy();
+    assert.ok(start0 < 20 && now0 >= 50, `baseline: ${start0} % → ${now0} %`);
+    assert.equal(await page.getAttribute('#train-accuracy', 'data-drawn'), 'true');
+    await page.screenshot({ path: artifact('train-needle-cpu.png'), fullPage: true });
+    await page.click('#train-stop');
+    await page.waitForFunction(() => /^Stopped/.test(document.querySelector('#train-status')?.textContent));
+    assert.deepEqual(b.errors, [], 'no console errors');
+  } finally {
+    await b.stop();
+  }
+});
+
