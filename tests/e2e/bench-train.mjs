@@ -5,7 +5,10 @@
 //    bigram entropy of the excerpt (2.47 nats per character on Shakespeare) and 2.0.
 // 2. The default session (three kinds × three seeds, small preset) until done: its
 //    seconds, with the pool the machine gives (hardwareConcurrency − 1 workers).
-// Writes artifacts/bench-train-<mode>.json.
+// 3. The needle task: one run of each kind (seed 1) on one worker: the seconds until its
+//    held-out retrieval accuracy reaches 90 % (bench_train gives every seed natively).
+// Writes artifacts/bench-train-<mode>.json. `node tests/e2e/bench-train.mjs cpu 3 needle`
+// runs the needle part alone.
 import fs from 'node:fs';
 import { start, artifact } from './harness.mjs';
 
@@ -55,8 +58,28 @@ async function session(b) {
   return { seconds: s, workers, verdict };
 }
 
+async function needleRun(b, kind) {
+  const page = await b.open(`#/train?task=needle&models=${kind}&seeds=1`);
+  await page.evaluate(() => { window.DIFFLENS_WORKERS = 1; });
+  await page.waitForFunction(() => !document.querySelector('#train-start')?.disabled, null, { timeout: 30_000 });
+  const t0 = Date.now();
+  await page.click('#train-start');
+  await page.waitForFunction(() => { const m = document.querySelector('#train-now li')?.textContent.match(/(\d+) % now/); return m && Number(m[1]) >= 90; }, null, { timeout: 600_000, polling: 250 });
+  const s = (Date.now() - t0) / 1000;
+  const step = Number(await page.getAttribute('#train-now li', 'data-step'));
+  await page.close();
+  return { kind, seconds_to_90: s, step };
+}
+
 const b = await start(mode);
 try {
+  if (process.argv[4] === 'needle') {
+    const needle = [];
+    for (const kind of ['baseline', 'diff_v1', 'diff_v2']) needle.push(await needleRun(b, kind));
+    fs.writeFileSync(artifact(`bench-train-needle-${mode}.json`), JSON.stringify(needle, null, 1));
+    console.log(JSON.stringify(needle, null, 1));
+    process.exit(0);
+  }
   const single = [];
   for (let i = 0; i < runs; i++) single.push(await oneRun(b));
   const all = await session(b);
