@@ -86,6 +86,21 @@ for (const mode of ['cpu', 'gpu']) {
       await explorer.setInputFiles('#own-files', [config, weights]);
       await explorer.waitForFunction(() => /^Loaded difflens-train-diff_v1.*: diff_v1, 2 layers/.test(document.querySelector('#own-message')?.textContent), null, { timeout: 30_000 });
       await explorer.waitForSelector('#model-a2');
+      // And the text page reads it: V1's column becomes the trained model, on the CPU core.
+      const text = await b.open('#/text');
+      await text.waitForFunction(() => document.querySelector('.page.text')?.dataset.status === 'ready' && /nats per character/.test(document.querySelector('#mean-diff_v1')?.textContent), null, { timeout: 60_000 });
+      const shippedMean = await text.textContent('#mean-diff_v1');
+      await text.click('#text-own summary');
+      const needle = path.join(process.cwd(), 'www/models/diff_v1');
+      await text.setInputFiles('#text-own-files', [path.join(needle, 'config.json'), path.join(needle, 'step-03200.safetensors')]);
+      await text.waitForFunction(() => /reads 76 symbols/.test(document.querySelector('#text-own-message')?.textContent), null, { timeout: 30_000 });
+      await text.setInputFiles('#text-own-files', [config, weights]);
+      await text.waitForFunction(() => /DIFF Transformer V1: your model/.test(document.querySelector('#text-diff_v1 h3')?.textContent), null, { timeout: 30_000 });
+      await text.waitForFunction((before) => { const m = document.querySelector('#mean-diff_v1')?.textContent; return m && m !== before; }, shippedMean, { timeout: 30_000 });
+      assert.match(await text.textContent('#where-diff_v1'), /CPU core/);
+      assert.match(await text.textContent('#text-own-note'), /the evaluation below is of the shipped models/);
+      await text.click('#text-own-back');
+      await text.waitForFunction((before) => document.querySelector('#mean-diff_v1')?.textContent === before, shippedMean, { timeout: 30_000 });
       fs.rmSync(dir, { recursive: true, force: true });
       assert.deepEqual(b.errors, [], 'no console errors');
     } finally {
@@ -147,3 +162,27 @@ test('training page: the needle task fine-tunes the shipped models, and their re
   }
 });
 
+
+test('training page: a worker that panics mid-session shows the banner, and training goes on', async () => {
+  const b = await start('cpu');
+  try {
+    const page = await b.context.newPage();
+    page.on('pageerror', (e) => b.errors.push(`pageerror: ${e.message}`));
+    // The first worker panics on its first job (the run's first chunk).
+    await page.addInitScript(() => { window.DIFFLENS_WORKERS = 1; window.DIFFLENS_WORKER_FAULT = 'panic'; });
+    await page.goto(b.url + '#/train?task=needle&models=baseline&seeds=1');
+    await page.waitForFunction(() => !document.querySelector('#train-start')?.disabled, null, { timeout: 30_000 });
+    await page.click('#train-start');
+    await page.waitForSelector('#worker-failed', { timeout: 60_000 });
+    assert.match(await page.textContent('#worker-failed'), /A background worker failed \(.+asked to fail\)\. Its work was finished on this page/);
+    // The chunk the worker dropped was run on the page, the next ones go to a fresh
+    // worker: the run is not marked failed, its steps move on and it learns.
+    await page.waitForFunction(() => Number(document.querySelector('#train-status')?.textContent.match(/Step (\d+) of/)?.[1]) >= 40, null, { timeout: 120_000 });
+    assert.equal(await page.isHidden('#train-failures'), true, 'no run stopped');
+    await page.waitForFunction(() => { const m = document.querySelector('#train-now li')?.textContent.match(/(\d+) % now/); return m && Number(m[1]) >= 50; }, null, { timeout: 120_000 });
+    await page.click('#train-stop');
+    assert.deepEqual(b.errors.filter((e) => !/worker/i.test(e)), [], 'no errors in the page itself');
+  } finally {
+    await b.stop();
+  }
+});

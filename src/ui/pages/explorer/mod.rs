@@ -8,7 +8,7 @@ mod evidence;
 pub mod kept;
 mod lambda_panel;
 mod layer_view;
-mod own_model;
+pub(crate) mod own_model;
 mod prompt_editor;
 mod single;
 

@@ -20,12 +20,13 @@ pub(super) async fn bytes_of(file: &web_sys::File) -> Result<Vec<u8>, String> {
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
-pub(super) fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
+pub(crate) fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
     list.map(|l| (0..l.length()).filter_map(|i| l.get(i)).collect()).unwrap_or_default()
 }
 
-/// The config and the weights among `files`, read and loaded.
-async fn load(files: Vec<web_sys::File>) -> Result<(crate::engine::model::Model, String), String> {
+/// The config and the weights among `files`, read and loaded (the text page reads a
+/// trained model the same way).
+pub(crate) async fn load(files: Vec<web_sys::File>) -> Result<(crate::engine::model::Model, String), String> {
     let names: Vec<String> = files.iter().map(|f| f.name()).collect();
     let pick = |ext: &str| files.iter().find(|f| f.name().to_lowercase().ends_with(ext));
     let (Some(config), Some(weights)) = (pick(".json"), pick(".safetensors")) else {

@@ -129,7 +129,7 @@ pub fn TextColumn(index: usize, state: RwSignal<TextState>, session: TextSession
     let branches_open = RwSignal::new(false);
     view! {
         <article class="panel column text-column" id=format!("text-{}", kind.slug()) data-kind=kind.slug()>
-            <h3>{kind_title(kind)}</h3>
+            <h3>{move || if session.own_column() == Some(index) { tr!("text-own-column", kind = kind_title(kind)) } else { kind_title(kind) }}</h3>
             <p class="mean" id=format!("mean-{}", kind.slug())>{mean}</p>
             <p class="axis-note">{tr!("text-top-label")}</p>
             <ol class="top5" id=format!("top-{}", kind.slug())>{top}</ol>

@@ -4,6 +4,7 @@
 mod column;
 mod controls;
 mod grid;
+mod own;
 mod results;
 mod session;
 
@@ -16,6 +17,7 @@ use crate::ui::route::{Page, Router};
 use column::TextColumn;
 use controls::TextControls;
 use leptos::prelude::*;
+use own::OwnTextPanel;
 use results::Results;
 use session::TextSession;
 
@@ -61,6 +63,7 @@ pub fn TextPage() -> impl IntoView {
             <TextControls state session />
             <p class="axis-note" id="text-timing">{timing}</p>
             <div class="compare text-columns">{(0..3).map(|index| view! { <TextColumn index state session /> }).collect_view()}</div>
+            <OwnTextPanel session />
             <Results />
         </section>
     }

@@ -34,6 +34,15 @@ struct RunKey {
     checkpoint: usize,
     lambda: LambdaOverride,
     on_gpu: bool,
+    /// The column shows the reader's own model.
+    own: bool,
+}
+
+/// The reader's own model (trained on the training page, say) and the files it came from.
+#[derive(Clone)]
+pub struct OwnText {
+    pub model: Rc<crate::engine::shared::Model>,
+    pub label: String,
 }
 
 #[derive(Clone, Copy)]
@@ -53,6 +62,8 @@ pub struct TextSession {
     pub writing: RwSignal<bool>,
     pub written: [RwSignal<String>; 3],
     models: StoredValue<Option<Rc<TextModels>>, LocalStorage>,
+    /// The reader's own model, shown in its kind's column instead of the shipped one.
+    own: RwSignal<Option<OwnText>, LocalStorage>,
     library: StoredValue<Rc<ModelLibrary>, LocalStorage>,
     keys: StoredValue<Vec<Option<RunKey>>>,
     /// Bumped by every new run or write, so a stale task stops.
@@ -87,6 +98,7 @@ impl TextSession {
             writing: RwSignal::new(false),
             written: std::array::from_fn(|_| RwSignal::new(String::new())),
             models: StoredValue::new_local(None),
+            own: RwSignal::new_local(None),
             library: StoredValue::new_local(Rc::new(ModelLibrary::in_folder(FOLDER))),
             keys: StoredValue::new(vec![None, None, None]),
             generation: StoredValue::new(0),
@@ -106,6 +118,42 @@ impl TextSession {
 
     fn current(&self, generation: u64) -> bool {
         self.generation.try_get_value() == Some(generation)
+    }
+
+    /// The models the columns show: the shipped ones, with the reader's own in the column
+    /// of its kind.
+    fn current_models(&self) -> Option<Rc<TextModels>> {
+        let shipped = self.models.try_get_value().flatten()?;
+        match self.own.try_with_untracked(|o| o.as_ref().map(|o| o.model.clone())).flatten() {
+            Some(model) => shipped.with_own(model).ok().map(Rc::new),
+            None => Some(shipped),
+        }
+    }
+
+    /// The column that shows the reader's own model, if one does.
+    pub fn own_column(&self) -> Option<usize> {
+        self.own.with(|o| o.as_ref().and_then(|o| AttentionKind::ALL.iter().position(|k| *k == o.model.config.attention)))
+    }
+
+    /// The files the reader's own model came from, if one is shown.
+    pub fn own_label(&self) -> Option<String> {
+        self.own.with(|o| o.as_ref().map(|o| o.label.clone()))
+    }
+
+    /// Shows `model` in the column of its kind, or says why it cannot read this page's
+    /// text; its kind when it can.
+    pub fn use_own(&self, model: crate::engine::shared::Model, label: String) -> Result<AttentionKind, String> {
+        let shipped = self.models.try_get_value().flatten().ok_or_else(|| tr!("text-models-loading"))?;
+        let model = Rc::new(model);
+        shipped.with_own(model.clone())?;
+        let kind = model.config.attention;
+        self.own.set(Some(OwnText { model, label }));
+        Ok(kind)
+    }
+
+    /// Back to the shipped model.
+    pub fn drop_own(&self) {
+        self.own.set(None);
     }
 
     fn load_on_change(self, state: RwSignal<TextState>) {
@@ -136,10 +184,11 @@ impl TextSession {
         let lambda_input = Memo::new(move |_| state.with(|s| (s.layer, s.v1_lambda.map(f32::to_bits), s.v2_lambda)));
         Effect::new(move |_| {
             self.loaded.track();
+            self.own.track();
             lambda_input.track();
             let place = placement.get();
             let Some(typed) = self.typed.get() else { return };
-            let Some(models) = self.models.try_get_value().flatten() else { return };
+            let Some(models) = self.current_models() else { return };
             if typed.is_empty() {
                 self.writing.set(false);
                 self.next_generation();
@@ -151,7 +200,14 @@ impl TextSession {
             let wanted: Vec<RunKey> = models
                 .models
                 .iter()
-                .map(|m| RunKey { tokens: typed.tokens.clone(), checkpoint: models.checkpoint, lambda: lambda_for(m.config.attention, m.config.n_layers, &s), on_gpu: place.on_gpu() })
+                .enumerate()
+                .map(|(i, m)| RunKey {
+                    tokens: typed.tokens.clone(),
+                    checkpoint: models.checkpoint,
+                    lambda: lambda_for(m.config.attention, m.config.n_layers, &s),
+                    on_gpu: place.on_gpu(),
+                    own: models.own == Some(i),
+                })
                 .collect();
             let stale: Vec<usize> = (0..3).filter(|&i| self.keys.with_value(|k| k[i].as_ref() != Some(&wanted[i]))).collect();
             if stale.is_empty() {
@@ -202,6 +258,11 @@ impl TextSession {
     async fn column(&self, models: &TextModels, i: usize, typed: TypedText, want: &RunKey, place: &Placement) -> (Result<TextRun, String>, Placement, bool) {
         let (model, vocab) = (&models.models[i], &models.vocab);
         let mut place = place.clone();
+        // The GPU holds the shipped weights (uploaded once by the library): the reader's
+        // own model runs on the CPU core, and its column says so.
+        if want.own && place.on_gpu() {
+            place = Placement::Cpu { why: tr!("text-own-cpu") };
+        }
         if place.on_gpu() {
             let key = (model.config.attention.slug().to_string(), models.checkpoint);
             let on_gpu = match (backend::gpu(), self.library.try_get_value()) {
@@ -219,9 +280,9 @@ impl TextSession {
         let earlier = self.runs[i].get_untracked().zip(self.keys.with_value(|k| k[i].clone()));
         match earlier {
             // Only the λ moved: resume from the earlier run, above the layers it left alone.
-            Some((run, key)) if key.checkpoint == want.checkpoint && key.tokens == want.tokens => (run.with_lambda(model, vocab, want.lambda.clone()), place, true),
+            Some((run, key)) if key.checkpoint == want.checkpoint && key.own == want.own && key.tokens == want.tokens => (run.with_lambda(model, vocab, want.lambda.clone()), place, true),
             // Only the text changed: run the characters after the common beginning.
-            Some((run, key)) if key.checkpoint == want.checkpoint && key.lambda == want.lambda => {
+            Some((run, key)) if key.checkpoint == want.checkpoint && key.own == want.own && key.lambda == want.lambda => {
                 let same = key.tokens.iter().zip(&typed.tokens).take_while(|(a, b)| a == b).count();
                 let whole = typed.tokens.len() - same.min(typed.tokens.len()) > FEW_ROWS;
                 (run.retyped(model, vocab, typed), place, whole)
@@ -233,7 +294,7 @@ impl TextSession {
     /// Starts "Write on" from the text as typed: each model writes one character per
     /// task, in turn, until stopped, the text changes or each has written its most.
     pub fn write_on(self, state: RwSignal<TextState>) {
-        let Some(models) = self.models.try_get_value().flatten() else { return };
+        let Some(models) = self.current_models() else { return };
         let s = state.get_untracked();
         let generation = self.next_generation();
         self.writing.set(true);
