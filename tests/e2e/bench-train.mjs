@@ -71,21 +71,28 @@ async function needleRun(b, kind) {
   return { kind, seconds_to_90: s, step };
 }
 
-const b = await start(mode);
-try {
-  if (process.argv[4] === 'needle') {
-    const needle = [];
-    for (const kind of ['baseline', 'diff_v1', 'diff_v2']) needle.push(await needleRun(b, kind));
-    fs.writeFileSync(artifact(`bench-train-needle-${mode}.json`), JSON.stringify(needle, null, 1));
-    console.log(JSON.stringify(needle, null, 1));
-    process.exit(0);
-  }
+/** The needle part: each kind's seconds to 90 %. */
+async function needleRuns(b) {
+  const needle = [];
+  for (const kind of ['baseline', 'diff_v1', 'diff_v2']) needle.push(await needleRun(b, kind));
+  fs.writeFileSync(artifact(`bench-train-needle-${mode}.json`), JSON.stringify(needle, null, 1));
+  console.log(JSON.stringify(needle, null, 1));
+}
+
+/** The text part: single runs, then the default session. */
+async function textRuns(b) {
   const single = [];
   for (let i = 0; i < runs; i++) single.push(await oneRun(b));
   const all = await session(b);
   const result = { mode, single, session: all };
   fs.writeFileSync(artifact(`bench-train-${mode}.json`), JSON.stringify(result, null, 1));
   console.log(JSON.stringify({ below_bigram_s: single.map((r) => r.below_bigram_s), at_most_2_s: single.map((r) => r.at_most_2_s), session: all }, null, 1));
+}
+
+const b = await start(mode);
+try {
+  if (process.argv[4] === 'needle') await needleRuns(b);
+  else await textRuns(b);
 } finally {
   await b.stop();
 }
