@@ -171,30 +171,30 @@ impl Board {
         band(&smoothed, |i| (i + 1) as f64)
     }
 
+    /// `value` of each evaluation of `kind` that every run has reached: (step, mean,
+    /// least, most) over the seeds.
+    fn eval_band(&self, kind: AttentionKind, value: impl Fn(&Eval) -> Option<f64>) -> Vec<(f64, f64, f64, f64)> {
+        let per_seed: Vec<Vec<f64>> = self.of_kind(kind).map(|r| r.evals.iter().filter_map(&value).collect()).collect();
+        let steps: Vec<usize> = self.of_kind(kind).next().map(|r| r.evals.iter().map(|e| e.step).collect()).unwrap_or_default();
+        band(&per_seed, |i| steps.get(i).copied().unwrap_or(0) as f64)
+    }
+
     /// The held-out loss of `kind` at each evaluation every run has reached: mean, least
     /// and most over the seeds.
     pub fn held_out_band(&self, kind: AttentionKind) -> Vec<(f64, f64, f64, f64)> {
-        let evals: Vec<Vec<f64>> = self.of_kind(kind).map(|r| r.evals.iter().map(|e| e.held_out as f64).collect()).collect();
-        let steps: Vec<usize> = self.of_kind(kind).next().map(|r| r.evals.iter().map(|e| e.step).collect()).unwrap_or_default();
-        band(&evals, |i| steps.get(i).copied().unwrap_or(0) as f64)
+        self.eval_band(kind, |e| Some(e.held_out as f64))
     }
 
     /// The needle task's retrieval accuracy of `kind` at each evaluation every run has
     /// reached: mean, least and most over the seeds (empty for a text).
     pub fn accuracy_band(&self, kind: AttentionKind) -> Vec<(f64, f64, f64, f64)> {
-        let evals: Vec<Vec<f64>> = self.of_kind(kind).map(|r| r.evals.iter().filter_map(|e| e.accuracy.map(f64::from)).collect()).collect();
-        let steps: Vec<usize> = self.of_kind(kind).next().map(|r| r.evals.iter().map(|e| e.step).collect()).unwrap_or_default();
-        band(&evals, |i| steps.get(i).copied().unwrap_or(0) as f64)
+        self.eval_band(kind, |e| e.accuracy.map(f64::from))
     }
 
     /// λ of each layer of `kind` at each evaluation, the mean over its seeds.
     pub fn lambda_curves(&self, kind: AttentionKind) -> Vec<Vec<(f64, f64)>> {
         (0..self.preset.layers)
-            .map(|layer| {
-                let per_seed: Vec<Vec<f64>> = self.of_kind(kind).map(|r| r.evals.iter().filter_map(|e| e.lambdas.get(layer).map(|&l| l as f64)).collect()).collect();
-                let steps: Vec<usize> = self.of_kind(kind).next().map(|r| r.evals.iter().map(|e| e.step).collect()).unwrap_or_default();
-                band(&per_seed, |i| steps.get(i).copied().unwrap_or(0) as f64).into_iter().map(|(x, mean, _, _)| (x, mean)).collect()
-            })
+            .map(|layer| self.eval_band(kind, |e| e.lambdas.get(layer).map(|&l| l as f64)).into_iter().map(|(x, mean, _, _)| (x, mean)).collect())
             .filter(|c: &Vec<(f64, f64)>| !c.is_empty())
             .collect()
     }
