@@ -52,7 +52,7 @@ impl TextModels {
         if model.config.vocab_size != vocab {
             return Err(crate::tr!("text-own-vocab", model = model.config.vocab_size, vocab = vocab));
         }
-        let column = AttentionKind::ALL.iter().position(|k| *k == kind).expect("every kind has a column");
+        let column = crate::state::model_state::column_of(kind);
         let mut models = self.models.clone();
         models[column] = model;
         Ok(TextModels { models, own: Some(column), ..self.clone() })

@@ -132,7 +132,7 @@ impl TextSession {
 
     /// The column that shows the reader's own model, if one does.
     pub fn own_column(&self) -> Option<usize> {
-        self.own.with(|o| o.as_ref().and_then(|o| AttentionKind::ALL.iter().position(|k| *k == o.model.config.attention)))
+        self.own.with(|o| o.as_ref().map(|o| crate::state::model_state::column_of(o.model.config.attention)))
     }
 
     /// The files the reader's own model came from, if one is shown.
