@@ -9,7 +9,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
-pub mod core;
+pub use difflens_core as core;
 pub mod engine;
 pub mod gpu;
 pub mod i18n;

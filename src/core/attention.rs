@@ -375,7 +375,7 @@ impl AttentionLayer {
     }
 
     /// Which columns of Q, K and V each head reads, and where its output goes.
-    pub fn head_layout(&self) -> crate::core::head_layout::HeadLayout {
+    pub fn head_layout(&self) -> crate::head_layout::HeadLayout {
         match self {
             AttentionLayer::Baseline(a) => a.head_layout(),
             AttentionLayer::V1(a) => a.head_layout(),

@@ -127,8 +127,8 @@ mod tests {
     /// The layout read from a config alone is the one the loaded layers use.
     #[test]
     fn a_config_describes_its_layers() {
-        use crate::core::config::KvPairing;
-        use crate::core::model::Model;
+        use crate::config::KvPairing;
+        use crate::model::Model;
         let base = ModelConfig::from_json(r#"{"attention":"baseline","vocab_size":8,"dim":32,"n_layers":3,"n_heads":4,"n_kv_heads":2,"ffn_hidden":16}"#).unwrap();
         for kind in AttentionKind::ALL {
             for (pairing, subln) in [(KvPairing::Flash, true), (KvPairing::Naive, false)] {

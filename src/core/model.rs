@@ -124,8 +124,9 @@ impl Model {
     }
 
     /// A seeded two-layer model of `kind` small enough for any test (vocabulary 76, the
-    /// shipped models' size, so prompts of the retrieval task fit it).
-    #[cfg(test)]
+    /// shipped models' size, so prompts of the retrieval task fit it). Public for the
+    /// app crate's tests too; nothing in a build calls it, so the linker drops it.
+    #[doc(hidden)]
     pub fn tiny(kind: AttentionKind, seed: u64) -> Self {
         let config = ModelConfig::from_json(&format!(r#"{{"attention":"{}","vocab_size":76,"dim":32,"n_layers":2,"n_heads":2,"ffn_hidden":16}}"#, kind.slug())).expect("a valid config");
         Self::random(config, seed).expect("a valid shape")

@@ -170,8 +170,8 @@ impl Model {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::attention::{LambdaOverride, MapRequest};
-    use crate::core::config::{AttentionKind, ModelConfig};
+    use crate::attention::{LambdaOverride, MapRequest};
+    use crate::config::{AttentionKind, ModelConfig};
 
     /// Two passes agree within `tol` (absolute): logits, maps, λ, hidden statistics and
     /// what they keep. 1e-5: the same sums, blocked over different row counts.

@@ -213,7 +213,7 @@ pub fn render(tokens: &[u32]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::init::seeded;
+    use crate::init::seeded;
 
     #[test]
     fn typed_prompts_read_back_what_the_generator_writes_and_say_what_is_wrong() {

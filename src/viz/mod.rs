@@ -6,5 +6,7 @@ pub mod export;
 pub mod labels;
 pub mod map_figure;
 pub mod palette;
-pub mod pooling;
+/// Max-magnitude pooling lives in the core, compiled for speed with the math (a λ drag
+/// pools a 1024² map every frame); the figures reach it here.
+pub use crate::core::pooling;
 pub mod ticks;

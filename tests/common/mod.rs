@@ -1,6 +1,6 @@
 //! Helpers shared by the core tests: seeded inputs and an independent f64 reference of
 //! the official PyTorch modules, written from the reference text (whole matrices,
-//! `repeat_kv` indexing as in the official code), sharing no code with `src/core`.
+//! `repeat_kv` indexing as in the official code), sharing no code with the core (`src/core`).
 #![allow(dead_code)]
 
 use difflens::core::baseline::BaselineAttention;

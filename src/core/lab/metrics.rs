@@ -2,7 +2,7 @@
 //! side by side, from maps already made or streamed a block of rows at a time.
 
 use super::*;
-use crate::core::attention::ROW_BLOCK;
+use crate::attention::ROW_BLOCK;
 use ndarray::s;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;

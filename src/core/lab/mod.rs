@@ -37,9 +37,9 @@ pub use metrics::{metrics, metrics_streaming, AttentionMetrics, LabMetrics, Metr
 pub use noise::{crossover, noise_mass, noise_mass_curve, noise_point_stream, noise_sweep, uniform_noise_total, NoiseMassPoint, NoiseSweepPoint};
 pub use rows::{map_rows, summarise_rows, RowSummary};
 
-use crate::core::init::{normal, seeded};
-use crate::core::linalg::Mat;
-use crate::core::softmax::softmax_rows;
+use crate::init::{normal, seeded};
+use crate::linalg::Mat;
+use crate::softmax::softmax_rows;
 use ndarray::{Array2, ArrayView2};
 use rand::seq::index::sample;
 use serde::{Deserialize, Serialize};
@@ -97,7 +97,7 @@ impl LabInputs {
     }
 
     pub fn scale(&self) -> f32 {
-        crate::core::head_layout::score_scale(self.q.ncols())
+        crate::head_layout::score_scale(self.q.ncols())
     }
 }
 

@@ -2,8 +2,8 @@
 //! falls below a threshold, and the noise floor against context length.
 
 use super::*;
-use crate::core::attention::ROW_BLOCK;
-use crate::core::init::{normal, seeded};
+use crate::attention::ROW_BLOCK;
+use crate::init::{normal, seeded};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 

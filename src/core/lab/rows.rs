@@ -5,7 +5,7 @@
 use super::lambda_sweep::kink_key;
 use super::metrics::Sums;
 use super::*;
-use crate::core::linalg::Mat;
+use crate::linalg::Mat;
 use ndarray::s;
 use std::ops::Range;
 

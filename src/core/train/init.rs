@@ -7,10 +7,10 @@
 //! were trained from it, so it stays.)
 
 use super::params::Params;
-use crate::core::config::ModelConfig;
-use crate::core::init::{normal, seeded};
-use crate::core::model::Model;
-use crate::core::weights::TensorStore;
+use crate::config::ModelConfig;
+use crate::init::{normal, seeded};
+use crate::model::Model;
+use crate::weights::TensorStore;
 
 /// FNV-1a of the name: a stable 64-bit hash on every platform.
 fn name_hash(name: &str) -> u64 {

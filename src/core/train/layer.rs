@@ -8,9 +8,9 @@ use super::attend::{accumulate, head_backward, head_forward, Branch2, HeadIn, He
 use super::ops::{linear, linear_backward, rms_norm_backward, rms_norm_forward, rope, rope_table};
 use super::params::Params;
 use super::real::{sigmoid, Real};
-use crate::core::config::{AttentionKind, ModelConfig};
-use crate::core::diff_v1::SUBLN_EPS;
-use crate::core::head_layout::{HeadLayout, HeadSlices, LambdaSource};
+use crate::config::{AttentionKind, ModelConfig};
+use crate::diff_v1::SUBLN_EPS;
+use crate::head_layout::{HeadLayout, HeadSlices, LambdaSource};
 use ndarray::{s, Array2, ArrayView2};
 
 /// What a layer is, apart from its weights.

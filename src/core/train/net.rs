@@ -7,7 +7,7 @@ use super::layer::{attention_backward, attention_forward, AttnCache, AttnSpec};
 use super::ops::{cross_entropy, linear, linear_backward, rms_norm_backward, rms_norm_forward, swiglu_backward, swiglu_forward, SwiGluCache};
 use super::params::Params;
 use super::real::Real;
-use crate::core::config::ModelConfig;
+use crate::config::ModelConfig;
 use ndarray::{Array2, ArrayView2, Axis};
 
 /// B sequences of T tokens, one after another, and what each position should predict

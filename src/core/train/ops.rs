@@ -5,7 +5,7 @@
 //! differences in f64.
 
 use super::real::{sigmoid, Real};
-use crate::core::rope::inv_freq;
+use crate::rope::inv_freq;
 use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis};
 
 /// `y = x·Wᵀ` for `W` `[out, in]`.

@@ -3,7 +3,7 @@
 //! optimiser's moments and the files the page writes all share one naming.
 
 use super::real::Real;
-use crate::core::weights::TensorStore;
+use crate::weights::TensorStore;
 use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2};
 use std::collections::BTreeMap;
 

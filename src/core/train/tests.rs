@@ -9,9 +9,9 @@
 use super::attend::{head_backward, head_forward, Branch2, HeadIn};
 use super::ops::*;
 use super::*;
-use crate::core::config::{AttentionKind, KvPairing, ModelConfig};
-use crate::core::init::{normal_matrix, seeded};
-use crate::core::model::{ForwardOptions, Model};
+use crate::config::{AttentionKind, KvPairing, ModelConfig};
+use crate::init::{normal_matrix, seeded};
+use crate::model::{ForwardOptions, Model};
 use ndarray::{Array1, Array2};
 
 const H: f64 = 1e-5;
@@ -223,7 +223,7 @@ fn a_bad_batch_or_a_missing_tensor_is_an_error() {
 /// One AdamW step by hand: m̂ = g and v̂ = g², so θ moves by lr·g/(|g| + ε), after the decay.
 #[test]
 fn adam_first_step_moves_by_the_learning_rate() {
-    let mut store = crate::core::weights::TensorStore::default();
+    let mut store = crate::weights::TensorStore::default();
     store.insert("w", vec![3], vec![1.0, -2.0, 0.5]);
     let mut params: Params<f64> = Params::from_store(&store);
     let mut grads = params.zeros_like();

@@ -13,7 +13,7 @@ use crate::gpu::context::GpuContext;
 pub use crate::gpu::lab::Pace;
 use crate::gpu::lab::{GpuLab, LambdaReadback};
 use crate::gpu::layout::RowLayout;
-use crate::viz::pooling::{pool_max_magnitude, pool_rows_max_magnitude};
+use crate::viz::pooling::{pool_difference, pool_max_magnitude};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -109,15 +109,10 @@ impl LabRun {
             m.as_slice().expect("lab maps are row-major")
         }
         let (a1, a2) = (flat(&self.maps.a1), flat(&self.maps.a2));
-        let row = |i: usize| i * n..(i + 1) * n;
         match kind {
-            MapKind::A1 => pool_rows_max_magnitude(n, r, |i, out| out.copy_from_slice(&a1[row(i)])),
-            MapKind::A2 => pool_rows_max_magnitude(n, r, |i, out| out.copy_from_slice(&a2[row(i)])),
-            MapKind::Diff => pool_rows_max_magnitude(n, r, |i, out| {
-                for ((o, x), y) in out.iter_mut().zip(&a1[row(i)]).zip(&a2[row(i)]) {
-                    *o = x - lambda * y;
-                }
-            }),
+            MapKind::A1 => pool_difference(n, r, a1, None),
+            MapKind::A2 => pool_difference(n, r, a2, None),
+            MapKind::Diff => pool_difference(n, r, a1, Some((a2, lambda))),
         }
     }
 

@@ -7,7 +7,7 @@ use crate::ui::components::canvas::context_2d;
 use crate::ui::components::download;
 use crate::ui::components::heatmap_export;
 use crate::ui::theme;
-use crate::viz::colormap::Scale;
+use crate::viz::colormap::{Scale, ScaleWords};
 use crate::viz::labels::{AxisLabel, MAX_LABELLED};
 use crate::viz::map_figure::Figure;
 use crate::viz::palette::{css, Palette};

@@ -17,7 +17,7 @@ use crate::ui::now_ms;
 use crate::ui::pages::lab::problem::{Runs, Timing};
 use crate::ui::route::{self, Page, Route, Router};
 use crate::ui::worker_pool::WorkerPool;
-use crate::viz::colormap::{Contrast, Scale};
+use crate::viz::colormap::{contrast_name, Contrast, Scale};
 use crate::viz::pooling::pooled_size;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -237,9 +237,9 @@ fn LabMaps(state: RwSignal<LabState>, runs: Runs, pictures: Pictures, lambda: Me
             <label for="contrast">{tr!("lab-colour-scale")}</label>
             <select id="contrast" on:change=move |ev| {
                 let v = event_target_value(&ev);
-                if let Some(c) = Contrast::ALL.into_iter().find(|c| c.name() == v) { contrast.set(c) }
+                if let Some(c) = Contrast::ALL.into_iter().find(|c| contrast_name(*c) == v) { contrast.set(c) }
             }>
-                {Contrast::ALL.into_iter().map(|c| view! { <option value=c.name() selected=move || contrast.get() == c>{c.name()}</option> }).collect_view()}
+                {Contrast::ALL.into_iter().map(|c| view! { <option value=contrast_name(c) selected=move || contrast.get() == c>{contrast_name(c)}</option> }).collect_view()}
             </select>
             <span class="axis-note">{tr!("lab-contrast-explain")}</span>
         </div>

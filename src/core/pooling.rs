@@ -49,22 +49,49 @@ pub fn pool_rows_max_magnitude(n: usize, r: usize, fill: impl FnMut(usize, &mut 
 /// `pixels.len() × r`): they depend on the source rows `block_edges(n, r)[pixels]` only,
 /// so a block of rows computed elsewhere can be pooled there.
 pub fn pool_pixel_rows(n: usize, r: usize, pixels: std::ops::Range<usize>, mut fill: impl FnMut(usize, &mut [f32])) -> Vec<f32> {
+    let mut row = vec![0.0f32; n];
+    pool_merged_rows(n, r, pixels, |i, merged| {
+        fill(i, &mut row);
+        merge_into(merged, row.iter().copied());
+    })
+}
+
+/// The pooling loop itself: `merge(i, merged)` folds source row i into the running
+/// element-wise maximum of a block's rows, which is then pooled across its columns.
+fn pool_merged_rows(n: usize, r: usize, pixels: std::ops::Range<usize>, mut merge: impl FnMut(usize, &mut [f32])) -> Vec<f32> {
     let edges = block_edges(n, r);
     let mut out = vec![0.0f32; pixels.len() * r];
-    let (mut row, mut merged) = (vec![0.0f32; n], vec![0.0f32; n]);
+    let mut merged = vec![0.0f32; n];
     for (k, pi) in pixels.enumerate() {
         merged.fill(0.0);
         for i in edges[pi]..edges[pi + 1] {
-            fill(i, &mut row);
-            for (m, &v) in merged.iter_mut().zip(&row) {
-                *m = if outranks(v, *m) { v } else { *m };
-            }
+            merge(i, &mut merged);
         }
         for (o, cols) in out[k * r..(k + 1) * r].iter_mut().zip(edges.windows(2)) {
             *o = merged[cols[0]..cols[1]].iter().fold(0.0, |best, &v| if outranks(v, best) { v } else { best });
         }
     }
     out
+}
+
+/// `merged[j]` becomes whichever of itself and `row[j]` outranks the other.
+#[inline(always)]
+fn merge_into(merged: &mut [f32], row: impl Iterator<Item = f32>) {
+    for (m, v) in merged.iter_mut().zip(row) {
+        *m = if outranks(v, *m) { v } else { *m };
+    }
+}
+
+/// `a − λ·b` over an `n × n` map (row-major slices), or `a` alone, pooled to `r × r`:
+/// the lab's λ drag. The difference is merged as it is computed, without a row buffer;
+/// and the function is not generic, so it is compiled with the core's optimisation level
+/// (the web build compiles the UI for size) wherever it is called from.
+pub fn pool_difference(n: usize, r: usize, a: &[f32], b: Option<(&[f32], f32)>) -> Vec<f32> {
+    let row = |i: usize| i * n..(i + 1) * n;
+    match b {
+        None => pool_merged_rows(n, r, 0..r, |i, merged| merge_into(merged, a[row(i)].iter().copied())),
+        Some((b, lambda)) => pool_merged_rows(n, r, 0..r, |i, merged| merge_into(merged, a[row(i)].iter().zip(&b[row(i)]).map(|(x, y)| x - lambda * y))),
+    }
 }
 
 /// The source block a pixel shows, for hover: pixel → (first index, one past last).
@@ -113,6 +140,20 @@ mod tests {
             let split = r / 3;
             let bands = [pool_pixel_rows(n, r, 0..split, fill), pool_pixel_rows(n, r, split..r, fill)].concat();
             assert_eq!(bands, want, "n {n}, r {r}, in two bands");
+        }
+    }
+
+    #[test]
+    fn the_lambda_drag_s_pooling_is_the_general_one_bit_for_bit() {
+        let (a, b): (Vec<f32>, Vec<f32>) = (0..300 * 300).map(|k| (((k * 37) % 101) as f32 / 97.0, ((k * 53) % 89) as f32 / 83.0)).unzip();
+        for (n, r) in [(300, 300), (300, 128), (300, 7)] {
+            let (a, b) = (&a[..n * n], &b[..n * n]);
+            for lambda in [0.0f32, 0.35, 0.8, 1.0] {
+                let want = pool_max_magnitude(n, r, |i, j| a[i * n + j] - lambda * b[i * n + j]);
+                let got = pool_difference(n, r, a, Some((b, lambda)));
+                assert!(got.iter().zip(&want).all(|(x, y)| x.to_bits() == y.to_bits()), "n {n}, r {r}, λ {lambda}");
+            }
+            assert_eq!(pool_difference(n, r, a, None), pool_max_magnitude(n, r, |i, j| a[i * n + j]));
         }
     }
 
