@@ -1,7 +1,9 @@
 //! DiffLens: differential attention (DIFF Transformer V1 and V2) you can look at.
 //!
 //! - `core`: the reference math, pure Rust with no web crates, compiled natively for tests
-//!   and to wasm32 as the browser's CPU path. Everything else is tested against it.
+//!   and to wasm32 as the browser's CPU path. Everything else is tested against it. A crate
+//!   of its own (`src/core/Cargo.toml`), re-exported here, so that the web build compiles
+//!   it for speed and the rest for size.
 //! - `gpu`: the same computations on wgpu/WebGPU; it never imports the UI.
 //! - `cli`: the `difflens-layer` command's checks and run (native only).
 //! - `i18n`: the page's sentences in English and Simplified Chinese (Fluent catalogues).
