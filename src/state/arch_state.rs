@@ -4,7 +4,7 @@
 //! the query heads (V1 halves them too, and grouped-query attention shares each KV head
 //! among a whole number of query heads).
 
-use super::table::{read_link, write_link, Field, Knob};
+use super::table::{accepts, read_link, write_link, Accepts, Field, Knob};
 use crate::core::arch::ArchConfig;
 
 /// Bounds of every number in the calculator.
@@ -55,6 +55,11 @@ pub fn apply(c: &mut ArchConfig, key: &str, raw: &str, notices: &mut Vec<String>
 }
 
 /// Reads a link: the default config with the link's values applied, and the notices.
+/// What each key of the link accepts (the browser tests' random links).
+pub fn link_rows() -> Vec<Accepts> {
+    accepts(&TABLE)
+}
+
 pub fn from_params(params: &[(String, String)]) -> (ArchConfig, Vec<String>) {
     let (mut c, mut notices) = read_link(&TABLE, params);
     // Heads are checked once all values are in: a link may list kv_heads before heads.
@@ -69,6 +74,11 @@ pub fn to_params(c: &ArchConfig) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_row_accepts_what_it_says() {
+        assert_eq!(super::super::table::check_accepts(&TABLE), Vec::<String>::new());
+    }
     use crate::state::query;
 
     #[test]

@@ -2,7 +2,7 @@
 //! that round-trips through the URL.
 
 pub use super::table::Knob;
-use super::table::{read_link, read_row, write_link, Field, Text};
+use super::table::{accepts, read_link, read_row, write_link, Accepts, Field, Text};
 use crate::core::lab::LabParams;
 use serde::{Deserialize, Serialize};
 
@@ -58,7 +58,7 @@ const TABLE: [Field<LabState>; 8] = [
     Field::Number(SIGNAL_KEYS),
     Field::Number(COMMON),
     Field::Number(LabKnob::new("seed", "knob-seed", (SEED.0 as f64, SEED.1 as f64), 1.0, |s| s.seed as f64, |s, v| s.seed = v as u64).integer()),
-    Field::Text(Text::new("row", |s, raw, n| s.row = read_row(raw, N.max as usize, n), |s| s.row.map(|r| r.to_string()))),
+    Field::Text(Text::<LabState>::new("row", |s, raw, n| s.row = read_row(raw, N.max as usize, n), |s| s.row.map(|r| r.to_string())).examples(&["0", "17"], &["x", "-1", "99999"])),
 ];
 
 impl LabState {
@@ -70,6 +70,11 @@ impl LabState {
 
     /// Reads a link's parameters. Returns the state and one notice per value that was
     /// clamped, unreadable or unknown.
+    /// What each key of the link accepts (the browser tests' random links).
+    pub fn link_rows() -> Vec<Accepts> {
+        accepts(&TABLE)
+    }
+
     pub fn from_params(params: &[(String, String)]) -> (Self, Vec<String>) {
         let (mut s, mut notices) = read_link(&TABLE, params);
         if let Some(row) = s.row.filter(|r| *r >= s.n) {
@@ -103,6 +108,11 @@ impl LabState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_row_accepts_what_it_says() {
+        assert_eq!(super::super::table::check_accepts(&TABLE), Vec::<String>::new());
+    }
     use crate::state::query;
 
     #[test]

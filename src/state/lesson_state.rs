@@ -30,6 +30,14 @@ impl LessonState {
         LessonState { step, lab: steps.get(step).and_then(|s| s.preset).map(|p| p()) }
     }
 
+    /// What the link's `step` accepts: a step's number or its name.
+    pub fn link_rows(steps: &[StepLink]) -> Vec<super::table::Accepts> {
+        vec![
+            super::table::Accepts::Number { key: "step", min: 1.0, max: steps.len() as f64, integer: true, log2: false },
+            super::table::Accepts::Choice { key: "step", options: steps.iter().map(|s| s.slug.to_string()).collect() },
+        ]
+    }
+
     /// Reads a link against the lesson's steps; a notice for each value not used as written.
     pub fn from_params(steps: &[StepLink], params: &[(String, String)]) -> (Self, Vec<String>) {
         let mut notices = vec![];

@@ -3,7 +3,7 @@
 //! layer and heads are on screen.
 
 use super::query::read_clamped as read;
-use super::table::{read_link, read_row, write_link, Choice, Field, InLink, Knob, Text};
+use super::table::{accepts, read_link, read_row, write_link, Accepts, Choice, Field, InLink, Knob, Text};
 use serde::{Deserialize, Serialize};
 
 pub use crate::core::attention::LambdaOverride;
@@ -88,8 +88,10 @@ pub enum View {
 }
 
 impl View {
+    pub const ALL: [View; 2] = [View::Compare, View::Single];
+
     pub fn from_slug(slug: &str) -> Option<Self> {
-        [View::Compare, View::Single].into_iter().find(|v| v.slug() == slug)
+        Self::ALL.into_iter().find(|v| v.slug() == slug)
     }
 
     pub fn slug(self) -> &'static str {
@@ -258,11 +260,23 @@ fn set_v1_norm(s: &mut ModelState, raw: &str) -> bool {
     true
 }
 
+/// Names as a choice row lists them.
+pub(crate) fn slugs<const N: usize>(names: [&str; N]) -> Vec<String> {
+    names.map(String::from).to_vec()
+}
+
 /// The explorer's link, in the order it is written.
 const TABLE: [Field<ModelState>; 21] = [
-    Field::Choice(ModelChoice::new("view", |s| s.view.slug().into(), |s, raw| View::from_slug(raw).map(|v| s.view = v).is_some(), |s, raw| crate::tr!("note-view", raw = raw, view = s.view.slug()))),
+    Field::Choice(ModelChoice::new(
+        "view",
+        || slugs(View::ALL.map(View::slug)),
+        |s| s.view.slug().into(),
+        |s, raw| View::from_slug(raw).map(|v| s.view = v).is_some(),
+        |s, raw| crate::tr!("note-view", raw = raw, view = s.view.slug()),
+    )),
     Field::Choice(ModelChoice::new(
         "model",
+        || slugs(AttentionKind::ALL.map(AttentionKind::slug)),
         |s| s.kind.slug().into(),
         |s, raw| AttentionKind::from_slug(raw).map(|k| s.kind = k).is_some(),
         |s, raw| crate::tr!("note-model", raw = raw, all = AttentionKind::ALL.map(AttentionKind::slug).join(", "), kind = s.kind.slug()),
@@ -270,15 +284,24 @@ const TABLE: [Field<ModelState>; 21] = [
     Field::Number(CHECKPOINT),
     Field::Number(NEEDLES),
     Field::Number(QUERIES),
-    Field::Text(ModelText::new("ctx", read_context, |s| Some(s.context.to_string()))),
-    Field::Text(ModelText::new("depth", |s, raw, n| if raw == "random" { s.depth = None } else { DEPTH.read(s, raw, n) }, |s| Some(s.depth.map_or("random".into(), |d| d.to_string())))),
+    Field::Text(ModelText::new("ctx", read_context, |s| Some(s.context.to_string())).examples(&["64", "128", "256"], &["4096", "1", "100"])),
+    Field::Text(
+        ModelText::new("depth", |s, raw, n| if raw == "random" { s.depth = None } else { DEPTH.read(s, raw, n) }, |s| Some(s.depth.map_or("random".into(), |d| d.to_string())))
+            .examples(&["0", "25", "50", "75", "100", "random"], &["101", "-25"]),
+    ),
     Field::Number(ModelKnob::new("seed", "mknob-seed", (0.0, u32::MAX as f64), 1.0, |s| s.seed as f64, |s, v| s.seed = v as u64).integer()),
     Field::Number(LAYER),
     Field::Number(HEAD),
-    Field::Text(ModelText::new("row", |s, raw, n| s.row = read_row(raw, 4096, n), |s| s.row.map(|r| r.to_string()))),
-    Field::Choice(ModelChoice::new("bits", |s| s.bits.unwrap_or(32).to_string(), set_bits, |_, raw| crate::tr!("note-bits", raw = raw)).in_link(InLink::When(|s| s.bits.is_some()))),
+    Field::Text(ModelText::new("row", |s, raw, n| s.row = read_row(raw, 4096, n), |s| s.row.map(|r| r.to_string())).examples(&["0", "3"], &["x"])),
+    Field::Choice(
+        ModelChoice::new("bits", || std::iter::once(32).chain(BITS).map(|b| b.to_string()).collect(), |s| s.bits.unwrap_or(32).to_string(), set_bits, |_, raw| crate::tr!("note-bits", raw = raw))
+            .in_link(InLink::When(|s| s.bits.is_some())),
+    ),
     Field::Text(ModelText::new("v1_lambda", |s, raw, n| s.v1_lambdas = read_layers(raw, n), |s| s.v1_lambdas.iter().any(Option::is_some).then(|| write_layers(&s.v1_lambdas)))),
-    Field::Choice(ModelChoice::new("v1_norm", |s| if s.v1_norm { "on" } else { "off" }.into(), set_v1_norm, |_, raw| crate::tr!("note-v1-norm", raw = raw)).in_link(InLink::When(|s| !s.v1_norm))),
+    Field::Choice(
+        ModelChoice::new("v1_norm", || slugs(["on", "off"]), |s| if s.v1_norm { "on" } else { "off" }.into(), set_v1_norm, |_, raw| crate::tr!("note-v1-norm", raw = raw))
+            .in_link(InLink::When(|s| !s.v1_norm)),
+    ),
     Field::Text(ModelText::new(
         "prompt",
         |s, raw, n| match parse_prompt(raw) {
@@ -288,7 +311,14 @@ const TABLE: [Field<ModelState>; 21] = [
         |s| s.text.clone(),
     )),
     Field::Choice(
-        ModelChoice::new("on", |s| s.on.slug().into(), |s, raw| ComputeOn::from_slug(raw).map(|on| s.on = on).is_some(), |_, raw| crate::tr!("note-on", raw = raw)).in_link(InLink::AwayFromDefault),
+        ModelChoice::new(
+            "on",
+            || slugs(ComputeOn::ALL.map(ComputeOn::slug)),
+            |s| s.on.slug().into(),
+            |s, raw| ComputeOn::from_slug(raw).map(|on| s.on = on).is_some(),
+            |_, raw| crate::tr!("note-on", raw = raw),
+        )
+        .in_link(InLink::AwayFromDefault),
     ),
     Field::Number(
         ModelKnob::new("v2_scale", "v2-scale", (V2_SCALE_RANGE.0 as f64, V2_SCALE_RANGE.1 as f64), 0.05, |s| s.v2_lambda.scale().unwrap_or(1.0) as f64, |s, v| s.v2_lambda = V2Lambda::Scale(v as f32))
@@ -315,6 +345,11 @@ impl ModelState {
 
     /// Reads a link; every adjusted or ignored value gets a notice. Layer and head are
     /// checked against the loaded model later (`clamp_to_model`).
+    /// What each key of the link accepts (the browser tests' random links).
+    pub fn link_rows() -> Vec<Accepts> {
+        accepts(&TABLE)
+    }
+
     pub fn from_params(params: &[(String, String)]) -> (Self, Vec<String>) {
         let (mut s, mut notices) = read_link(&TABLE, params);
         if s.queries > s.needles {
@@ -418,6 +453,11 @@ impl ModelState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_row_accepts_what_it_says() {
+        assert_eq!(super::super::table::check_accepts(&TABLE), Vec::<String>::new());
+    }
     use crate::state::query;
 
     #[test]

@@ -196,12 +196,16 @@ pub struct Choice<S: 'static> {
     set: fn(&mut S, &str) -> bool,
     /// What the page says of a name that is none of the choices.
     refused: fn(&S, &str) -> String,
+    /// Every name it accepts, as a link writes it.
+    options: fn() -> Vec<String>,
     in_link: InLink<S>,
 }
 
 impl<S: 'static> Choice<S> {
-    pub const fn new(key: &'static str, get: fn(&S) -> String, set: fn(&mut S, &str) -> bool, refused: fn(&S, &str) -> String) -> Self {
-        Self { key, get, set, refused, in_link: InLink::Always }
+    /// `options` names every value `set` accepts (checked for each page's table by
+    /// `tests::every_row_accepts_what_it_says`).
+    pub const fn new(key: &'static str, options: fn() -> Vec<String>, get: fn(&S) -> String, set: fn(&mut S, &str) -> bool, refused: fn(&S, &str) -> String) -> Self {
+        Self { key, get, set, refused, options, in_link: InLink::Always }
     }
 
     pub const fn in_link(self, in_link: InLink<S>) -> Self {
@@ -215,12 +219,84 @@ pub struct Text<S: 'static> {
     pub key: &'static str,
     read: fn(&mut S, &str, &mut Vec<String>),
     write: fn(&S) -> Option<String>,
+    /// Values it reads without a word, and values it refuses or adjusts with a notice,
+    /// as examples (its syntax is its own): checked here, and what the browser tests'
+    /// random links use.
+    accepts: &'static [&'static str],
+    refuses: &'static [&'static str],
 }
 
 impl<S: 'static> Text<S> {
     pub const fn new(key: &'static str, read: fn(&mut S, &str, &mut Vec<String>), write: fn(&S) -> Option<String>) -> Self {
-        Self { key, read, write }
+        Self { key, read, write, accepts: &[], refuses: &[] }
     }
+
+    pub const fn examples(self, accepts: &'static [&'static str], refuses: &'static [&'static str]) -> Self {
+        Self { accepts, refuses, ..self }
+    }
+}
+
+/// What a row of a page's table accepts in a link, as data: what the browser tests make
+/// their random links from (`examples/link_tables.rs` prints every page's), so the
+/// tables are written once, here.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Accepts {
+    /// A number in `[min, max]` (a whole one where `integer`); outside is clamped, with a notice.
+    /// `log2`: its slider moves log₂ of the value (sequence lengths).
+    Number { key: &'static str, min: f64, max: f64, integer: bool, log2: bool },
+    /// One of `options`; anything else is refused, with a notice.
+    Choice { key: &'static str, options: Vec<String> },
+    /// Text in the row's own syntax: examples of what it reads and what it refuses.
+    Text { key: &'static str, accepts: Vec<&'static str>, refuses: Vec<&'static str> },
+}
+
+/// Each row of `table` as [`Accepts`], in the table's order.
+pub fn accepts<S>(table: &[Field<S>]) -> Vec<Accepts> {
+    table
+        .iter()
+        .map(|f| match f {
+            Field::Number(k) => Accepts::Number { key: k.key, min: k.min, max: k.max, integer: k.integer, log2: k.scale == SliderScale::Log2 },
+            Field::Choice(c) => Accepts::Choice { key: c.key, options: (c.options)() },
+            Field::Text(t) => Accepts::Text { key: t.key, accepts: t.accepts.to_vec(), refuses: t.refuses.to_vec() },
+        })
+        .collect()
+}
+
+/// Checks that each row of `table` reads what [`accepts`] says without a notice naming
+/// its key, and gives one for what it says is refused (a number outside its bounds, a
+/// name none of the options, a text example it refuses); returns what did not hold.
+pub fn check_accepts<S: Default + 'static>(table: &[Field<S>]) -> Vec<String> {
+    let mut wrong = vec![];
+    let mut expect = |key: &str, raw: String, notice: bool| {
+        let (_, notes) = read_link(table, &[(key.to_string(), raw.clone())]);
+        if notes.is_empty() == notice {
+            wrong.push(format!("{key}={raw}: {}", if notice { "no notice".to_string() } else { notes.join("; ") }));
+        }
+    };
+    for row in accepts(table) {
+        match row {
+            Accepts::Number { key, min, max, integer, .. } => {
+                let step = if integer { 1.0 } else { (max - min) / 8.0 };
+                expect(key, short(min), false);
+                expect(key, short(max), false);
+                expect(key, short(max + step), true);
+                expect(key, short(min - step), true);
+            }
+            Accepts::Choice { key, options } => {
+                assert!(!options.is_empty(), "{key} names its options");
+                options.iter().for_each(|o| expect(key, o.clone(), false));
+                expect(key, "zz-none-of-them".into(), true);
+                // Names are exact: another case is none of them.
+                options.iter().map(|o| o.to_uppercase()).filter(|o| !options.contains(o)).for_each(|o| expect(key, o, true));
+            }
+            Accepts::Text { key, accepts, refuses } => {
+                accepts.iter().for_each(|v| expect(key, v.to_string(), false));
+                refuses.iter().for_each(|v| expect(key, v.to_string(), true));
+            }
+        }
+    }
+    wrong
 }
 
 /// One row of a page's table.
@@ -310,6 +386,7 @@ mod tests {
         Field::Number(X),
         Field::Choice(Choice::<Toy>::new(
             "mode",
+            || vec!["on".into(), "off".into()],
             |s| if s.mode { "on" } else { "off" }.into(),
             |s, v| {
                 matches!(v, "on" | "off") && {
@@ -319,7 +396,17 @@ mod tests {
             },
             |_, raw| format!("no mode {raw}"),
         )),
-        Field::Text(Text::<Toy>::new("words", |s, raw, _| s.words = raw.split(',').map(str::to_string).collect(), |s| (!s.words.is_empty()).then(|| s.words.join(",")))),
+        Field::Text(
+            Text::<Toy>::new(
+                "words",
+                |s, raw, n| match raw.is_empty() {
+                    true => n.push("no words".into()),
+                    false => s.words = raw.split(',').map(str::to_string).collect(),
+                },
+                |s| (!s.words.is_empty()).then(|| s.words.join(",")),
+            )
+            .examples(&["a", "a,b"], &[""]),
+        ),
     ];
 
     #[test]
@@ -333,6 +420,19 @@ mod tests {
         assert_eq!((t.n, t.x, t.mode), (4096, 2.0, false));
         assert_eq!(notes.len(), 5, "{notes:?}");
         assert!(notes[2].contains("no mode maybe"), "{notes:?}");
+    }
+
+    #[test]
+    fn a_table_says_what_it_accepts_and_the_check_holds_it_to_that() {
+        assert_eq!(check_accepts(&TABLE), Vec::<String>::new());
+        let rows = accepts(&TABLE);
+        assert_eq!(rows[0], Accepts::Number { key: "n", min: 16.0, max: 4096.0, integer: true, log2: true });
+        assert_eq!(rows[2], Accepts::Choice { key: "mode", options: vec!["on".into(), "off".into()] });
+        // A row that claims more than it reads is caught.
+        let lying = [Field::Text(Text::<Toy>::new("words", |_, _, _| {}, |_| None).examples(&[], &["anything"]))];
+        assert_eq!(check_accepts(&lying), ["words=anything: no notice"]);
+        let json = serde_json::to_string(&rows[1]).unwrap();
+        assert_eq!(json, r#"{"kind":"number","key":"x","min":-1.0,"max":2.0,"integer":false,"log2":false}"#);
     }
 
     #[test]

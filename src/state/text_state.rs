@@ -2,8 +2,8 @@
 //! the map shown, V1's λ, and how "Write on" samples. One table (`state::table`) drives
 //! link parsing, clamping notices, the sliders' bounds and the link written back.
 
-use super::model_state::{ComputeOn, V2Lambda, V2_PIN_RANGE, V2_SCALE_RANGE};
-use super::table::{read_link, write_link, Choice, Field, InLink, Knob, Text};
+use super::model_state::{slugs, ComputeOn, V2Lambda, V2_PIN_RANGE, V2_SCALE_RANGE};
+use super::table::{accepts, read_link, write_link, Accepts, Choice, Field, InLink, Knob, Text};
 use crate::tr;
 
 /// The line the page opens with, from a held-out play (Macbeth, V.5): none of it was
@@ -78,7 +78,9 @@ fn read_text(s: &mut TextState, raw: &str, notices: &mut Vec<String>) {
 
 /// The page's link: the text, the numbers, and where the passes run unless automatic.
 const TABLE: [Field<TextState>; 11] = [
-    Field::Text(Text::<TextState>::new("text", read_text, |s| Some(last_chars(&s.text, LINK_TEXT_MAX).to_string()))),
+    Field::Text(
+        Text::<TextState>::new("text", read_text, |s| Some(last_chars(&s.text, LINK_TEXT_MAX).to_string())).examples(&["To be, or not", "Hail, 中文 😀", "", "O Romeo, Romeo!\nwherefore"], &[]),
+    ),
     Field::Number(CHECKPOINT),
     Field::Number(LAYER),
     Field::Number(HEAD),
@@ -89,7 +91,14 @@ const TABLE: [Field<TextState>; 11] = [
     Field::Number(TOP_K),
     Field::Number(SEED),
     Field::Choice(
-        Choice::<TextState>::new("on", |s| s.on.slug().into(), |s, raw| ComputeOn::from_slug(raw).map(|on| s.on = on).is_some(), |_, raw| tr!("note-on", raw = raw)).in_link(InLink::AwayFromDefault),
+        Choice::<TextState>::new(
+            "on",
+            || slugs(ComputeOn::ALL.map(ComputeOn::slug)),
+            |s| s.on.slug().into(),
+            |s, raw| ComputeOn::from_slug(raw).map(|on| s.on = on).is_some(),
+            |_, raw| tr!("note-on", raw = raw),
+        )
+        .in_link(InLink::AwayFromDefault),
     ),
 ];
 
@@ -105,6 +114,11 @@ pub fn last_chars(text: &str, max: usize) -> &str {
 impl TextState {
     /// Reads a link: the defaults with the link's values applied, and a notice for each
     /// value that was clamped, unreadable or unknown.
+    /// What each key of the link accepts (the browser tests' random links).
+    pub fn link_rows() -> Vec<Accepts> {
+        accepts(&TABLE)
+    }
+
     pub fn from_params(params: &[(String, String)]) -> (Self, Vec<String>) {
         read_link(&TABLE, params)
     }
@@ -122,6 +136,11 @@ impl TextState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_row_accepts_what_it_says() {
+        assert_eq!(super::super::table::check_accepts(&TABLE), Vec::<String>::new());
+    }
 
     fn pairs(q: &str) -> Vec<(String, String)> {
         super::super::query::parse(q)

@@ -4,7 +4,7 @@
 //! `task=needle` trains the needle task at its one size (the link's `size` is kept for
 //! the texts).
 
-use super::table::{read_link, write_link, Choice, Field, InLink, Knob, Text};
+use super::table::{accepts, read_link, write_link, Accepts, Choice, Field, InLink, Knob, Text};
 use crate::core::config::AttentionKind;
 use crate::tr;
 
@@ -82,6 +82,7 @@ const TABLE: [Field<TrainState>; 4] = [
     Field::Choice(
         Choice::<TrainState>::new(
             "task",
+            || TrainTask::ALL.map(|t| t.slug().to_string()).to_vec(),
             |s| s.task.slug().into(),
             |s, raw| {
                 let task = TrainTask::ALL.into_iter().find(|t| t.slug() == raw);
@@ -94,6 +95,7 @@ const TABLE: [Field<TrainState>; 4] = [
     Field::Choice(
         Choice::<TrainState>::new(
             "size",
+            || SIZES.map(String::from).to_vec(),
             |s| s.size.clone(),
             |s, raw| SIZES.contains(&raw).then(|| s.size = raw.to_string()).is_some(),
             |_, raw| tr!("note-train-size", raw = raw, all = SIZES.join(", ")),
@@ -106,6 +108,11 @@ const TABLE: [Field<TrainState>; 4] = [
 
 impl TrainState {
     /// Reads a link: the defaults with its values applied, a notice for each it refused.
+    /// What each key of the link accepts (the browser tests' random links).
+    pub fn link_rows() -> Vec<Accepts> {
+        accepts(&TABLE)
+    }
+
     pub fn from_params(params: &[(String, String)]) -> (Self, Vec<String>) {
         read_link(&TABLE, params)
     }
@@ -118,6 +125,11 @@ impl TrainState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_row_accepts_what_it_says() {
+        assert_eq!(super::super::table::check_accepts(&TABLE), Vec::<String>::new());
+    }
 
     fn pairs(q: &str) -> Vec<(String, String)> {
         super::super::query::parse(q)

@@ -33,6 +33,28 @@ pub(crate) async fn yield_to_browser() {
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
+/// Lets the browser paint and handle input, then goes on as soon as it has: a message the
+/// page posts to itself. A chain of zero-delay timeouts (`yield_to_browser`) waits at
+/// least 4 ms each after the fifth (HTML's timer nesting rule), which capped "Write on" at
+/// one character per model every three such waits.
+pub(crate) async fn yield_now() {
+    use wasm_bindgen::JsCast;
+    let promise = js_sys::Promise::new(&mut |resolve, _| match web_sys::MessageChannel::new() {
+        Ok(channel) => {
+            // The port with a message on its way and a listener stays alive until the
+            // message is delivered, so the channel need not be kept here.
+            channel.port1().set_onmessage(Some(resolve.unchecked_ref()));
+            let _ = channel.port2().post_message(&wasm_bindgen::JsValue::NULL);
+        }
+        Err(_) => {
+            if let Some(w) = web_sys::window() {
+                let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+            }
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
 /// Waits `ms` milliseconds without holding the page.
 pub(crate) async fn sleep_ms(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {

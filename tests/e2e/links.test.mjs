@@ -9,6 +9,7 @@
 // still catches a hang or a gross slowdown, and reports the links over the target.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { start } from './harness.mjs';
 
 const LINKS_PER_MODE = 160;
@@ -25,45 +26,37 @@ function rng(seed) {
 }
 
 const GARBAGE = ['', 'NaN', 'inf', '-inf', 'abc', '1e400', '%zz', '0x10', '１２', '<b>', '-'];
-// Per page: each key's valid values (in range, used as written) and out-of-range ones.
-const PAGES = {
-  lab: {
-    lambda: [(r) => (-1 + 3 * r()).toFixed(2), () => ['-7', '9.5', '1e9']],
-    n: [(r) => String(16 + Math.floor(r() * 500)), () => ['3', '100000', '-16', '2.5']],
-    noise: [(r) => (6 * r()).toFixed(2), () => ['-1', '60']],
-    signal: [(r) => (10 * r()).toFixed(1), () => ['-0.5', '11']],
-    common: [(r) => r().toFixed(2), () => ['1.5', '-0.2']],
-    seed: [(r) => String(Math.floor(r() * 1e6)), () => ['-1', '1.5']],
-  },
-  model: {
-    view: [(r) => (r() < 0.5 ? 'compare' : 'single'), () => ['triple', 'COMPARE']],
-    ckpt: [(r) => String(Math.floor(r() * 5)), () => ['5', '-1', '99']],
-    n: [(r) => String(1 + Math.floor(r() * 6)), () => ['0', '7', '1000']],
-    ctx: [(r) => ['64', '128', '256'][Math.floor(r() * 3)], () => ['4096', '1', '100']],
-    depth: [(r) => ['0', '25', '50', '75', '100', 'random'][Math.floor(r() * 6)], () => ['101', '-25']],
-    bits: [(r) => ['32', '8', '6', '4'][Math.floor(r() * 4)], () => ['5', '64', '0']],
-    v1_norm: [(r) => (r() < 0.5 ? 'on' : 'off'), () => ['maybe', 'ON']],
-    v2_scale: [(r) => (2 * r()).toFixed(2), () => ['-3', '1e6']],
-    seed: [(r) => String(Math.floor(r() * 1e6)), () => ['-1', '99999999999']],
-  },
-  learn: {
-    step: [(r) => (r() < 0.7 ? String(1 + Math.floor(r() * 9)) : ['softmax', 'subtract', 'failure', 'cost'][Math.floor(r() * 4)]), () => ['0', '10', '-1', '2.5']],
-  },
-  text: {
-    text: [(r) => ['To be, or not', 'Hail, 中文 😀', '', 'x'.repeat(300), 'O Romeo, Romeo!\nwherefore'][Math.floor(r() * 5)], () => []],
-    layer: [(r) => String(Math.floor(r() * 4)), () => ['64', '-1']],
-    head: [(r) => String(Math.floor(r() * 4)), () => ['99', '-2']],
-    lambda: [(r) => (-1 + 3 * r()).toFixed(2), () => ['-7', '9.5']],
-    temp: [(r) => (2 * r()).toFixed(2), () => ['-1', '3']],
-    topk: [(r) => String(1 + Math.floor(r() * 77)), () => ['0', '1000']],
-  },
-  arch: {
-    hidden: [(r) => String(64 * (1 + Math.floor(r() * 64))), () => ['0', '2000000', '-5']],
-    layers: [(r) => String(1 + Math.floor(r() * 48)), () => ['0', '9999999']],
-    ffn: [(r) => String(256 * (1 + Math.floor(r() * 40))), () => ['0', '-1']],
-    vocab: [(r) => String(1000 + Math.floor(r() * 100000)), () => ['0', '1e7']],
-  },
-};
+// What each page's link accepts, from the pages' own state tables in Rust
+// (`examples/link_tables.rs`; built with the native tests, in the same profile).
+const TABLES = JSON.parse(execFileSync('cargo', ['run', '--quiet', '--locked', '--profile', 'release-tests', '--example', 'link_tables'], { encoding: 'utf8', maxBuffer: 1 << 24 }));
+
+const short = (v) => String(Math.round(v * 1e4) / 1e4);
+/** A row's valid values and its refused ones (each a function of the generator). */
+function values(row) {
+  switch (row.kind) {
+    case 'number': {
+      const { min, max, integer, log2 } = row;
+      const valid = (r) => {
+        // Sequence lengths log-uniformly, as the slider moves: 1 in 8 links over 2048 keys.
+        const v = log2 ? 2 ** (Math.log2(min) + r() * (Math.log2(max) - Math.log2(min))) : min + r() * (max - min);
+        return integer ? String(Math.min(max, Math.max(min, Math.round(v)))) : short(Math.min(max, Math.max(min, v)));
+      };
+      const span = Math.max(1, max - min);
+      return { valid, refused: [short(max + span), short(min - span), ...(integer && min < max ? [`${min}.5`] : [])], garbage: true };
+    }
+    case 'choice':
+      return { valid: (r) => row.options[Math.floor(r() * row.options.length)], refused: ['zz-none', ...row.options.map((o) => o.toUpperCase()).filter((o) => !row.options.includes(o))], garbage: true };
+    default:
+      return { valid: (r) => row.accepts[Math.floor(r() * row.accepts.length)], refused: row.refuses, garbage: row.refuses.length > 0 };
+  }
+}
+// Per page (those with a READY test below): each row's values; a text row without
+// examples (a prompt, a list) is left to the page's own tests.
+const PAGES = Object.fromEntries(
+  Object.entries(TABLES)
+    .filter(([page]) => page !== 'train' && page !== 'bench')
+    .map(([page, rows]) => [page, rows.filter((row) => row.kind !== 'text' || row.accepts.length > 0).map((row) => ({ key: row.key, ...values(row) }))]),
+);
 // What shows that each page has drawn its content.
 const READY = {
   lab: () => !!document.querySelector('#map-diff canvas.map') && document.querySelector('#snr-standard')?.dataset.value !== undefined,
@@ -77,17 +70,15 @@ const READY = {
 function randomLink(r) {
   const pages = Object.keys(PAGES);
   const page = pages[Math.floor(r() * pages.length)];
-  const keys = Object.keys(PAGES[page]);
-  const chosen = keys.filter(() => r() < 0.35);
+  // Rows at random, one per key (the lesson's `step` has two: a number and a name).
+  const chosen = PAGES[page].filter(() => r() < 0.35).filter((row, i, all) => all.findIndex((o) => o.key === row.key) === i);
   const invalid = [];
-  const pairs = chosen.map((key) => {
-    const [valid, bad] = PAGES[page][key];
+  const pairs = chosen.map((row) => {
     const roll = r();
-    // Any text is a valid text: it is never counted as invalid.
-    if (roll < 0.6 || key === 'text') return [key, valid(r)];
-    invalid.push(key);
-    const pool = roll < 0.8 ? bad() : GARBAGE;
-    return [key, pool[Math.floor(r() * pool.length)]];
+    if (roll < 0.6 || row.refused.length === 0) return [row.key, row.valid(r)];
+    invalid.push(row.key);
+    const pool = roll < 0.8 || !row.garbage ? row.refused : GARBAGE;
+    return [row.key, pool[Math.floor(r() * pool.length)]];
   });
   if (r() < 0.1) {
     invalid.push('zz_unknown');

@@ -100,6 +100,25 @@ impl Writer {
         Ok(c)
     }
 
+    /// Writes round-robin, one character per model in turn (a model that has written its
+    /// most is skipped), while `more()` holds and one model still may; returns what each
+    /// wrote in this turn. The page gives it a slice of a frame (`more` reads the clock)
+    /// and shows each model's characters once per slice.
+    pub fn write_while(&mut self, models: &[(&Model, LambdaOverride)], vocab: &CharVocab, mut more: impl FnMut() -> bool) -> Result<Vec<String>, String> {
+        let mut wrote = vec![String::new(); models.len()];
+        while (0..models.len()).any(|i| !self.done(i)) {
+            for (i, (model, lambda)) in models.iter().enumerate() {
+                if !self.done(i) {
+                    wrote[i].push(self.step(i, model, vocab, lambda)?);
+                }
+            }
+            if !more() {
+                break;
+            }
+        }
+        Ok(wrote)
+    }
+
     fn whole(model: &Model, tokens: Vec<u32>, opts: &ForwardOptions) -> Result<(Vec<u32>, ModelOutput), String> {
         let out = model.forward(&tokens, opts).map_err(|e| crate::engine::model::weights_message(&e))?;
         Ok((tokens, out))
@@ -161,5 +180,47 @@ mod tests {
         }
         assert_eq!(written, want);
         assert!(written.chars().collect::<std::collections::HashSet<_>>().len() > 1, "the text is not one repeated character");
+    }
+
+    #[test]
+    fn writing_in_slices_writes_what_one_step_at_a_time_writes() {
+        let vocab = CharVocab::of_text("abc ");
+        let models: Vec<Model> = ["baseline", "diff_v1", "diff_v2"]
+            .iter()
+            .map(|k| {
+                Model::random(crate::core::config::ModelConfig::from_json(&format!(r#"{{"attention":"{k}","vocab_size":5,"dim":16,"n_layers":1,"n_heads":2,"ffn_hidden":8}}"#)).unwrap(), 4).unwrap()
+            })
+            .collect();
+        let with_lambda: Vec<(&Model, LambdaOverride)> = models.iter().map(|m| (m, LambdaOverride::Learnt)).collect();
+        let sampling = Sampling { temperature: 0.8, top_k: 3, seed: 9 };
+        let mut one = Writer::new("ab", 3, sampling);
+        for _ in 0..9 {
+            for (i, (m, l)) in with_lambda.iter().enumerate() {
+                one.step(i, m, &vocab, l).unwrap();
+            }
+        }
+        let mut sliced = Writer::new("ab", 3, sampling);
+        let (mut asked, mut wrote) = (0, vec![String::new(); 3]);
+        for _ in 0..3 {
+            // `more` is asked after each round: three rounds a slice.
+            let mut left = 3;
+            let part = sliced
+                .write_while(&with_lambda, &vocab, || {
+                    asked += 1;
+                    left -= 1;
+                    left > 0
+                })
+                .unwrap();
+            wrote.iter_mut().zip(part).for_each(|(w, p)| w.push_str(&p));
+        }
+        assert_eq!(asked, 9);
+        assert_eq!(wrote, one.written);
+        assert_eq!(sliced.written, one.written);
+        assert!(wrote.iter().all(|w| w.chars().count() == 9));
+        // A writer that has written its most stops by itself.
+        let mut full = Writer::new("ab", 1, sampling);
+        let wrote = full.write_while(&with_lambda[..1], &vocab, || true).unwrap();
+        assert_eq!(wrote[0].chars().count(), MAX_WRITTEN);
+        assert!(full.done(0));
     }
 }

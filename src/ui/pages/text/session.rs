@@ -11,6 +11,7 @@ use crate::engine::placement::Placement;
 use crate::engine::shared::AttentionKind;
 use crate::engine::shared::CharVocab;
 use crate::engine::shared::LambdaOverride;
+use crate::engine::shared::Model;
 use crate::engine::text::run::{v1_override, TextRun};
 use crate::engine::text::session::{load, TextModels};
 use crate::engine::text::typed::TypedText;
@@ -22,10 +23,14 @@ use crate::tr;
 use crate::ui::backend::{self, Backend};
 use crate::ui::components::status_line::Status;
 use crate::ui::model_files::fetch_bytes;
-use crate::ui::{now_ms, yield_to_browser};
+use crate::ui::{now_ms, yield_now, yield_to_browser};
 use leptos::prelude::*;
 use std::rc::Rc;
 use std::sync::Arc;
+
+/// How long "Write on" writes before the page paints: half a frame, so a typed key or
+/// a click on Stop waits at most that long.
+const WRITE_SLICE_MS: f64 = 8.0;
 
 /// What one model's column was last run on: a new run is made only when this changes.
 #[derive(Clone, PartialEq)]
@@ -41,7 +46,7 @@ struct RunKey {
 /// The reader's own model (trained on the training page, say) and the files it came from.
 #[derive(Clone)]
 pub struct OwnText {
-    pub model: Rc<crate::engine::shared::Model>,
+    pub model: Rc<Model>,
     pub label: String,
 }
 
@@ -142,7 +147,7 @@ impl TextSession {
 
     /// Shows `model` in the column of its kind, or says why it cannot read this page's
     /// text; its kind when it can.
-    pub fn use_own(&self, model: crate::engine::shared::Model, label: String) -> Result<AttentionKind, String> {
+    pub fn use_own(&self, model: Model, label: String) -> Result<AttentionKind, String> {
         let shipped = self.models.try_get_value().flatten().ok_or_else(|| tr!("text-models-loading"))?;
         let model = Rc::new(model);
         shipped.with_own(model.clone())?;
@@ -300,28 +305,26 @@ impl TextSession {
         self.writing.set(true);
         self.written.iter().for_each(|w| w.set(String::new()));
         let mut writer = Writer::new(&s.text, 3, Sampling { temperature: s.temperature, top_k: s.top_k, seed: s.seed });
+        let lambdas: Vec<LambdaOverride> = models.models.iter().map(|m| lambda_for(m.config.attention, m.config.n_layers, &s)).collect();
         leptos::task::spawn_local(async move {
+            let with_lambda: Vec<(&Model, LambdaOverride)> = models.models.iter().map(|m| &**m).zip(lambdas).collect();
             while self.current(generation) && self.writing.get_untracked() && !(0..3).all(|i| writer.done(i)) {
-                for (i, model) in models.models.iter().enumerate() {
-                    if writer.done(i) {
-                        continue;
-                    }
-                    let lambda = lambda_for(model.config.attention, model.config.n_layers, &s);
-                    match writer.step(i, model, &models.vocab, &lambda) {
-                        Ok(c) => self.written[i].update(|w| w.push(c)),
-                        Err(e) => {
-                            self.status.set(Status::RunFailed(e));
-                            self.writing.set(false);
-                            return;
-                        }
-                    }
-                    yield_to_browser().await;
-                    if !self.current(generation) || !self.writing.get_untracked() {
+                // A slice of a frame's writing, then one update per column and a yield, so
+                // the page paints and takes input between slices.
+                let until = now_ms() + WRITE_SLICE_MS;
+                match writer.write_while(&with_lambda, &models.vocab, || now_ms() < until) {
+                    Ok(wrote) => wrote.iter().enumerate().filter(|(_, w)| !w.is_empty()).for_each(|(i, w)| self.written[i].update(|t| t.push_str(w))),
+                    Err(e) => {
+                        self.status.set(Status::RunFailed(e));
+                        self.writing.set(false);
                         return;
                     }
                 }
+                yield_now().await;
             }
-            self.writing.try_set(false);
+            if self.current(generation) {
+                self.writing.try_set(false);
+            }
         });
     }
 
