@@ -63,11 +63,13 @@ pub struct Writer {
     pub sampling: Sampling,
     /// Each model's window and its pass, to append the next character to.
     windows: Vec<Option<(Vec<u32>, ModelOutput)>>,
+    /// Whose character [`Writer::write_while`] writes next.
+    turn: usize,
 }
 
 impl Writer {
     pub fn new(base: &str, models: usize, sampling: Sampling) -> Self {
-        Self { base: base.to_string(), written: vec![String::new(); models], rngs: vec![seeded(sampling.seed); models], sampling, windows: vec![None; models] }
+        Self { base: base.to_string(), written: vec![String::new(); models], rngs: vec![seeded(sampling.seed); models], sampling, windows: vec![None; models], turn: 0 }
     }
 
     /// Whether model `i` has written all it may.
@@ -102,16 +104,20 @@ impl Writer {
 
     /// Writes round-robin, one character per model in turn (a model that has written its
     /// most is skipped), while `more()` holds and one model still may; returns what each
-    /// wrote in this turn. The page gives it a slice of a frame (`more` reads the clock)
-    /// and shows each model's characters once per slice.
+    /// wrote in this turn. `more` is asked after every character, so a slice ends within
+    /// one model's step of its time (three models refilling their windows together
+    /// would otherwise make one long task); the next turn goes on with the next model.
+    /// The page gives it a slice of a frame and shows each model's characters once per slice.
     pub fn write_while(&mut self, models: &[(&Model, LambdaOverride)], vocab: &CharVocab, mut more: impl FnMut() -> bool) -> Result<Vec<String>, String> {
         let mut wrote = vec![String::new(); models.len()];
         while (0..models.len()).any(|i| !self.done(i)) {
-            for (i, (model, lambda)) in models.iter().enumerate() {
-                if !self.done(i) {
-                    wrote[i].push(self.step(i, model, vocab, lambda)?);
-                }
+            let i = self.turn % models.len();
+            self.turn += 1;
+            if self.done(i) {
+                continue;
             }
+            let (model, lambda) = &models[i];
+            wrote[i].push(self.step(i, model, vocab, lambda)?);
             if !more() {
                 break;
             }
@@ -202,8 +208,8 @@ mod tests {
         let mut sliced = Writer::new("ab", 3, sampling);
         let (mut asked, mut wrote) = (0, vec![String::new(); 3]);
         for _ in 0..3 {
-            // `more` is asked after each round: three rounds a slice.
-            let mut left = 3;
+            // `more` is asked after each character: nine a slice, three rounds.
+            let mut left = 9;
             let part = sliced
                 .write_while(&with_lambda, &vocab, || {
                     asked += 1;
@@ -213,10 +219,19 @@ mod tests {
                 .unwrap();
             wrote.iter_mut().zip(part).for_each(|(w, p)| w.push_str(&p));
         }
-        assert_eq!(asked, 9);
+        assert_eq!(asked, 27);
         assert_eq!(wrote, one.written);
         assert_eq!(sliced.written, one.written);
         assert!(wrote.iter().all(|w| w.chars().count() == 9));
+        // A slice that ends mid-round goes on with the next model.
+        let mut uneven = Writer::new("ab", 3, sampling);
+        let mut parts = vec![String::new(); 3];
+        for _ in 0..27 {
+            // One character a slice.
+            let part = uneven.write_while(&with_lambda, &vocab, || false).unwrap();
+            parts.iter_mut().zip(part).for_each(|(w, p)| w.push_str(&p));
+        }
+        assert_eq!(parts, one.written);
         // A writer that has written its most stops by itself.
         let mut full = Writer::new("ab", 1, sampling);
         let wrote = full.write_while(&with_lambda[..1], &vocab, || true).unwrap();
