@@ -36,3 +36,20 @@ fn routes_survive_the_browser_history() {
     let hash = web_sys::window().unwrap().location().hash().unwrap();
     assert_eq!(Route::parse(&hash), route);
 }
+
+/// In wasm, a row multiplied on its own (a kept pass's new token) equals the same row of
+/// a whole product bit for bit: the text page compares losses after a key with losses
+/// after a whole pass. Depths over one block of the library's product (256) included.
+#[wasm_bindgen_test]
+fn a_single_row_multiplies_as_the_whole_product_does_bit_for_bit() {
+    use difflens::core::linalg::{linear, Mat};
+    for (rows, depth, outputs) in [(7, 64, 77), (5, 344, 130), (9, 600, 9)] {
+        let w = Mat::from_shape_fn((outputs, depth), |(i, j)| (((i * 31 + j * 17) % 23) as f32 / 11.0 - 1.0) * 0.37);
+        let x = Mat::from_shape_fn((rows, depth), |(i, j)| (((i * 7 + j * 13) % 19) as f32 / 9.0 - 1.0) * 1.3);
+        let whole = linear(&x.view(), &w.view());
+        for r in 0..rows {
+            let one = linear(&x.slice(ndarray::s![r..r + 1, ..]), &w.view());
+            assert!(one.iter().zip(whole.row(r)).all(|(a, b)| a.to_bits() == b.to_bits()), "row {r} of {rows}×{depth}·{outputs}");
+        }
+    }
+}

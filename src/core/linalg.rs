@@ -8,18 +8,14 @@ pub type Mat = Array2<f32>;
 /// PyTorch `Linear` without bias: `y = x·Wᵀ`, with `W` stored `[out, in]`.
 ///
 /// A few rows (one new token appended to a kept pass, as "Write on" does for each
-/// character) are dot products of contiguous rows instead: the general product packs all
-/// of `W` for every call, which cost more than the arithmetic of a single row.
+/// character) take [`few_rows_times`]: the general product packs all of `W` for every
+/// call, which cost more than the arithmetic of a single row.
 pub fn linear(x: &ArrayView2<f32>, w: &ArrayView2<f32>) -> Mat {
     match (x.nrows() <= FEW_ROWS, w.as_slice()) {
-        (true, Some(weights)) if x.ncols() == w.ncols() => {
-            let k = w.ncols();
+        (true, Some(weights)) if x.ncols() == w.ncols() && w.ncols() > 0 => {
             let mut y = Mat::zeros((x.nrows(), w.nrows()));
             for (xr, mut yr) in x.rows().into_iter().zip(y.rows_mut()) {
-                let xr = xr.to_vec();
-                for (out, wr) in yr.iter_mut().zip(weights.chunks_exact(k.max(1))) {
-                    *out = dot(&xr, wr);
-                }
+                few_rows_times(&xr.to_vec(), weights, yr.as_slice_mut().expect("a fresh row is contiguous"));
             }
             y
         }
@@ -27,25 +23,43 @@ pub fn linear(x: &ArrayView2<f32>, w: &ArrayView2<f32>) -> Mat {
     }
 }
 
-/// Up to how many rows [`linear`] takes the dot-product path.
-const FEW_ROWS: usize = 2;
-
-/// `a · b` with eight partial sums, which the compiler keeps in SIMD registers.
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut acc = [0.0f32; 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f32 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
-    for (x, y) in ca.zip(cb) {
-        for i in 0..8 {
-            acc[i] += x[i] * y[i];
-        }
-    }
-    acc.iter().sum::<f32>() + tail
-}
-
 /// The columns `[start, start + width)` of `x`: one head's slice of a projection.
 pub fn columns(x: &Mat, start: usize, width: usize) -> ArrayView2<'_, f32> {
     x.slice(ndarray::s![.., start..start + width])
+}
+
+/// Up to how many rows [`linear`] takes [`few_rows_times`].
+const FEW_ROWS: usize = 2;
+
+/// The depth matrixmultiply's single-precision product sums in one pass (`S_KC`).
+const GEMM_KC: usize = 256;
+
+/// `out[o] = x · W[o]` for every row `o` of the row-major `weights`, each sum taken in
+/// the order of matrixmultiply's wasm kernel (no fused multiply-add there): from zero,
+/// one product at a time, in blocks of [`GEMM_KC`] that are then added in order. So in
+/// the browser a row computed here equals, bit for bit, the same row of a whole pass
+/// (the text page compares a character's loss after a key with its loss after a whole
+/// pass); natively, where the library fuses, they agree to rounding. Four outputs at a
+/// time keep four independent sums in flight.
+fn few_rows_times(x: &[f32], weights: &[f32], out: &mut [f32]) {
+    let k = x.len();
+    for (o4, w4) in out.chunks_mut(4).zip(weights.chunks(4 * k)) {
+        let rows: Vec<&[f32]> = w4.chunks_exact(k).collect();
+        let mut total = [0.0f32; 4];
+        for start in (0..k).step_by(GEMM_KC) {
+            let end = (start + GEMM_KC).min(k);
+            let mut sum = [0.0f32; 4];
+            for (kk, &xv) in x.iter().enumerate().take(end).skip(start) {
+                for (s, row) in sum.iter_mut().zip(&rows) {
+                    *s += row[kk] * xv;
+                }
+            }
+            for (t, s) in total.iter_mut().zip(sum) {
+                *t = if start == 0 { s } else { s + *t };
+            }
+        }
+        o4.copy_from_slice(&total[..o4.len()]);
+    }
 }
 
 #[cfg(test)]
