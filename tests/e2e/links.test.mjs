@@ -50,15 +50,6 @@ function values(row) {
       return { valid: (r) => row.accepts[Math.floor(r() * row.accepts.length)], refused: row.refuses, garbage: row.refuses.length > 0 };
   }
 }
-// Per page (those with a READY test below): each row's values. Left to the pages' own
-// tests: a text row without examples (a prompt, a list), and `on`, which can force the
-// software GPU (SwiftShader takes seconds to set up a model's pipelines, by design).
-const LEFT_OUT = ['on'];
-const PAGES = Object.fromEntries(
-  Object.entries(TABLES)
-    .filter(([page]) => page !== 'train' && page !== 'bench')
-    .map(([page, rows]) => [page, rows.filter((row) => !LEFT_OUT.includes(row.key) && (row.kind !== 'text' || row.accepts.length > 0)).map((row) => ({ key: row.key, ...values(row) }))]),
-);
 // What shows that each page has drawn its content.
 const READY = {
   lab: () => !!document.querySelector('#map-diff canvas.map') && document.querySelector('#snr-standard')?.dataset.value !== undefined,
@@ -67,6 +58,15 @@ const READY = {
   text: () => ['ready', 'failed', 'run-failed'].includes(document.querySelector('section.text')?.dataset.status),
   learn: () => !!document.querySelector('#figure-facts')?.textContent.trim() || /^Could not/.test(document.querySelector('#model-status')?.textContent || ''),
 };
+// Per page with a readiness test: each row's values. Left to the pages' own
+// tests: a text row without examples (a prompt, a list), and `on`, which can force the
+// software GPU (SwiftShader takes seconds to set up a model's pipelines, by design).
+const LEFT_OUT = ['on'];
+const PAGES = Object.fromEntries(
+  Object.entries(TABLES)
+    .filter(([page]) => page in READY)
+    .map(([page, rows]) => [page, rows.filter((row) => !LEFT_OUT.includes(row.key) && (row.kind !== 'text' || row.accepts.length > 0)).map((row) => ({ key: row.key, ...values(row) }))]),
+);
 
 /** One random link: its hash, and the keys it made invalid. */
 function randomLink(r) {
