@@ -15,7 +15,8 @@ pub fn linear(x: &ArrayView2<f32>, w: &ArrayView2<f32>) -> Mat {
         (true, Some(weights)) if x.ncols() == w.ncols() && w.ncols() > 0 => {
             let mut y = Mat::zeros((x.nrows(), w.nrows()));
             for (xr, mut yr) in x.rows().into_iter().zip(y.rows_mut()) {
-                few_rows_times(&xr.to_vec(), weights, yr.as_slice_mut().expect("a fresh row is contiguous"));
+                let xr = xr.as_slice().map_or_else(|| std::borrow::Cow::Owned(xr.to_vec()), std::borrow::Cow::Borrowed);
+                few_rows_times(&xr, weights, yr.as_slice_mut().expect("a fresh row is contiguous"));
             }
             y
         }
@@ -44,13 +45,16 @@ const GEMM_KC: usize = 256;
 fn few_rows_times(x: &[f32], weights: &[f32], out: &mut [f32]) {
     let k = x.len();
     for (o4, w4) in out.chunks_mut(4).zip(weights.chunks(4 * k)) {
-        let rows: Vec<&[f32]> = w4.chunks_exact(k).collect();
+        // Up to four rows, without an allocation per group (this runs per character).
+        let mut rows: [&[f32]; 4] = [&[]; 4];
+        rows.iter_mut().zip(w4.chunks_exact(k)).for_each(|(r, w)| *r = w);
+        let rows = &rows[..o4.len()];
         let mut total = [0.0f32; 4];
         for start in (0..k).step_by(GEMM_KC) {
             let end = (start + GEMM_KC).min(k);
             let mut sum = [0.0f32; 4];
             for (kk, &xv) in x.iter().enumerate().take(end).skip(start) {
-                for (s, row) in sum.iter_mut().zip(&rows) {
+                for (s, row) in sum.iter_mut().zip(rows) {
                     *s += row[kk] * xv;
                 }
             }
