@@ -69,6 +69,9 @@ enum Command {
         seed: u64,
         #[arg(long, default_value = "www/text-models")]
         out: PathBuf,
+        /// Keep only the trained checkpoint (the extra seeds, which only the evaluation reads).
+        #[arg(long)]
+        final_only: bool,
     },
     /// Evaluate every checkpoint of the three text models on the held-out plays.
     TextEval {
@@ -102,8 +105,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         Command::TextCorpus { out } => text_commands::corpus(&out)?,
         Command::TrainText { out, train_chars, held_out_chars } => text_commands::train_text(&out, train_chars, held_out_chars)?,
-        Command::TextTrain { kind, steps, batch, lr, seed, out } => {
-            let opts = text::train::TextTrainOptions { kind, steps, batch, lr, seed, log_every: 50 };
+        Command::TextTrain { kind, steps, batch, lr, seed, out, final_only } => {
+            let opts = text::train::TextTrainOptions { kind, steps, batch, lr, seed, log_every: 50, final_only };
             text_commands::train(&opts, &out)?;
         }
         Command::TextEval { models } => text_commands::eval(&models)?,

@@ -69,7 +69,15 @@ pub fn train(opts: &TextTrainOptions, out: &Path) -> Result<()> {
     let vocab = read_vocab(out)?;
     let (train_tokens, held_out) = (vocab.encode(&corpus.train_text()), vocab.encode(&corpus.held_out_text()));
     let report = text_train::train(opts, vocab.size(), &train_tokens, &held_out)?;
-    let command = format!("difflens-trainer text-train --kind {} --steps {} --batch {} --lr {} --seed {}", opts.kind.slug(), opts.steps, opts.batch, opts.lr, opts.seed);
+    let command = format!(
+        "difflens-trainer text-train --kind {} --steps {} --batch {} --lr {} --seed {}{}",
+        opts.kind.slug(),
+        opts.steps,
+        opts.batch,
+        opts.lr,
+        opts.seed,
+        if opts.final_only { " --final-only" } else { "" }
+    );
     write_training(out, opts, text_config(opts.kind, vocab.size()), &report, CorpusInfo::of(&corpus), &command)
 }
 

@@ -27,6 +27,8 @@ pub struct TextTrainOptions {
     pub lr: f64,
     pub seed: u64,
     pub log_every: usize,
+    /// Only the trained checkpoint, not the page's scrubber's.
+    pub final_only: bool,
 }
 
 pub struct TextTrainReport {
@@ -84,7 +86,7 @@ pub fn train(opts: &TextTrainOptions, vocab_size: usize, train_tokens: &[u32], h
     // The data order depends on the seed only, never on the kind.
     let mut rng = seeded(opts.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x7e47);
     let (vx, vy) = windows(held_out, &spaced_offsets(held_out.len(), CURVE_WINDOWS), &device)?;
-    let mut plan = checkpoint_plan(opts.steps).into_iter().peekable();
+    let mut plan = checkpoint_plan(opts.steps).into_iter().filter(|(s, _)| !opts.final_only || *s == opts.steps).peekable();
     let mut report = TextTrainReport { curve: vec![], seconds: 0.0, checkpoints: vec![] };
     let started = Instant::now();
     for step in 0..=opts.steps {
