@@ -73,10 +73,13 @@ enum Command {
         #[arg(long)]
         final_only: bool,
     },
-    /// Evaluate every checkpoint of the three text models on the held-out plays.
+    /// Evaluate every checkpoint of the three text models on the held-out plays, every
+    /// seed's trained models under --seeds, and the n-gram reference.
     TextEval {
         #[arg(long, default_value = "www/text-models")]
         models: PathBuf,
+        #[arg(long, default_value = "trainer/text-seeds")]
+        seeds: PathBuf,
     },
     /// Evaluate the final checkpoints under --models; update the cards, eval.json and
     /// the README's table.
@@ -109,7 +112,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let opts = text::train::TextTrainOptions { kind, steps, batch, lr, seed, log_every: 50, final_only };
             text_commands::train(&opts, &out)?;
         }
-        Command::TextEval { models } => text_commands::eval(&models)?,
+        Command::TextEval { models, seeds } => text_commands::eval(&models, &seeds)?,
         Command::Eval { models, readme, prompts } => {
             let results = eval::evaluate_all(&models, prompts)?;
             eval::write_outputs(&models, readme.as_deref(), &results)?;

@@ -81,10 +81,10 @@ pub fn train(opts: &TextTrainOptions, out: &Path) -> Result<()> {
     write_training(out, opts, text_config(opts.kind, vocab.size()), &report, CorpusInfo::of(&corpus), &command)
 }
 
-pub fn eval(models: &Path) -> Result<()> {
+pub fn eval(models: &Path, seeds: &Path) -> Result<()> {
     let corpus = read_corpus()?;
     let vocab = read_vocab(models)?;
-    let summary = crate::text::eval::evaluate_all(models, &vocab.encode(&corpus.held_out_text()))?;
+    let summary = crate::text::eval::evaluate_all(models, seeds, &corpus, &vocab)?;
     println!("{}", serde_json::to_string_pretty(&summary)?);
     Ok(())
 }

@@ -2,8 +2,9 @@
 //! `typed` fits a text to the models' context and finds characters they cannot read;
 //! `run` makes one model's column (each character's surprise, the next character's top
 //! five, the maps and what they say); `writer` samples a continuation one character at
-//! a time. Plain Rust, tested natively.
+//! a time; `results` reads what the evaluation found. Plain Rust, tested natively.
 
+pub mod results;
 pub mod run;
 pub mod session;
 pub mod typed;

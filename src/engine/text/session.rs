@@ -1,13 +1,12 @@
 //! The text models as the page holds them: the shared vocabulary and the three models at
 //! one checkpoint, fetched through the caller's `fetch` (the browser's in the page, files
-//! on disk in the tests); and what `eval.json` says of them on the held-out plays.
+//! on disk in the tests).
 
 use crate::core::char_vocab::CharVocab;
 use crate::core::config::AttentionKind;
 use crate::core::model::Model;
 use crate::engine::model::library::ModelLibrary;
 use crate::engine::text::FOLDER;
-use serde::Deserialize;
 use std::future::Future;
 use std::rc::Rc;
 
@@ -62,58 +61,6 @@ impl TextModels {
     pub fn run(&self, i: usize, text: &str) -> Result<crate::engine::text::run::TextRun, String> {
         let typed = crate::engine::text::typed::TypedText::of(&self.vocab, text);
         crate::engine::text::run::TextRun::of(&self.models[i], &self.vocab, typed, crate::core::attention::LambdaOverride::Learnt)
-    }
-}
-
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct ModelResult {
-    pub held_out_loss: f64,
-    pub bits_per_char: f64,
-    pub windows: usize,
-    pub checkpoint_losses: Vec<f64>,
-}
-
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct Difference {
-    pub model: String,
-    pub mean: f64,
-    pub low95: f64,
-    pub high95: f64,
-}
-
-impl Difference {
-    /// Whether the 95% interval of DIFF − baseline lies wholly below zero (DIFF better),
-    /// wholly above (worse), or spans it (no difference this evaluation can tell).
-    pub fn verdict(&self) -> std::cmp::Ordering {
-        if self.high95 < 0.0 {
-            std::cmp::Ordering::Less
-        } else if self.low95 > 0.0 {
-            std::cmp::Ordering::Greater
-        } else {
-            std::cmp::Ordering::Equal
-        }
-    }
-}
-
-/// `eval.json` beside the text models.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct EvalSummary {
-    pub models: Vec<(String, ModelResult)>,
-    pub versus_baseline: Vec<Difference>,
-    pub method: String,
-}
-
-impl EvalSummary {
-    pub fn parse(json: &str) -> Result<Self, String> {
-        serde_json::from_str(json).map_err(|e| crate::tr!("card-invalid", error = e.to_string()))
-    }
-
-    pub fn result(&self, kind: AttentionKind) -> Option<&ModelResult> {
-        self.models.iter().find(|(k, _)| k == kind.slug()).map(|(_, r)| r)
-    }
-
-    pub fn versus(&self, kind: AttentionKind) -> Option<&Difference> {
-        self.versus_baseline.iter().find(|d| d.model == kind.slug())
     }
 }
 
