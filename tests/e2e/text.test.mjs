@@ -176,3 +176,43 @@ test('text page: phone and Chinese', async () => {
     await b.stop();
   }
 });
+
+// What the evaluation found, as the page shows it: the numbers on screen are eval.json's
+// (every seed, the n-gram, each play), and the verdicts name each seed's difference.
+test('text page: the held-out results with seeds, the n-gram and each play', async () => {
+  const b = await start('cpu');
+  try {
+    const page = await b.open('#/text');
+    await page.waitForSelector('#text-results tbody tr[data-kind="ngram"]', { timeout: 60_000 });
+    const long = (await page.evaluate(() => fetch('text-models/eval.json').then((r) => r.json()))).long_context;
+    const cells = (sel) => page.locator(sel).allTextContents();
+    for (const [i, kind] of KINDS.entries()) {
+      const row = await cells(`#text-results tr[data-kind="${kind}"] td`);
+      const m = long.models[i];
+      assert.ok(row[0].startsWith(m.mean.toFixed(3)), `${kind}: ${row[0]} is the mean over the seeds`);
+      assert.equal(row[1], m.seed_losses.map((l) => l.toFixed(3)).join(' · '), `${kind}: each seed`);
+    }
+    const ngram = await cells('#text-results tr[data-kind="ngram"] > *');
+    assert.equal(ngram[0], `Kneser–Ney ${long.ngram.order}-gram`);
+    assert.equal(ngram[1], long.ngram.loss.toFixed(3));
+    assert.equal(await page.locator('#text-per-play tbody tr').count(), long.plays.length);
+    const macbeth = long.plays.indexOf('macbeth');
+    const row = await cells('#text-per-play tr[data-play="macbeth"] > *');
+    assert.equal(row[0], 'Macbeth');
+    assert.deepEqual(row.slice(1, 5), [...long.models.map((m) => m.per_play[macbeth]), long.ngram.per_play[macbeth]].map((x) => x.toFixed(3)));
+    const verdict = await page.textContent('#text-verdict');
+    for (const v of long.versus) {
+      for (const d of v.seed_differences) assert.ok(verdict.includes((d >= 0 ? '+' : '') + d.toFixed(4)), `the verdict names ${v.model}'s seed difference ${d}`);
+    }
+    assert.match(await page.textContent('#text-ngram'), new RegExp(`Kneser–Ney ${long.ngram.order}-gram`));
+    await page.locator('#text-honest').screenshot({ path: artifact('text-results.png') });
+    // The same in Chinese: the plays' names and the n-gram's.
+    await page.evaluate(() => { location.hash = '#/text?lang=zh'; });
+    await page.waitForFunction(() => document.querySelector('#text-per-play tr[data-play="macbeth"] th')?.textContent === '《麦克白》', null, { timeout: 30_000 });
+    assert.match(await page.textContent('#text-results tr[data-kind="ngram"] th'), /元语法/);
+    await page.locator('#text-honest').screenshot({ path: artifact('text-results-zh.png') });
+    assert.deepEqual(b.errors, [], 'no console errors');
+  } finally {
+    await b.stop();
+  }
+});

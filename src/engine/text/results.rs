@@ -121,3 +121,51 @@ impl EvalSummary {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shipped() -> EvalSummary {
+        EvalSummary::parse(&std::fs::read_to_string(format!("{}/www/text-models/eval.json", env!("CARGO_MANIFEST_DIR"))).unwrap()).unwrap()
+    }
+
+    /// What the page reads holds together: every model has every seed and play; each
+    /// difference is the models' own losses subtracted, averaged over the seeds; each
+    /// interval holds its mean, and the one that counts the seeds is no narrower than the
+    /// text's alone; the headline difference is the long-context one.
+    #[test]
+    fn the_shipped_evaluation_holds_together() {
+        let s = shipped();
+        let long = s.long_context.clone().expect("the long-context evaluation");
+        assert_eq!(long.plays.len(), 5);
+        assert!(long.ngram.per_play.len() == 5 && long.ngram.loss > 0.5 && long.ngram.loss < 3.0);
+        for kind in AttentionKind::ALL {
+            let m = long.model(kind).unwrap();
+            assert_eq!(m.seed_losses.len(), long.seeds.len(), "{kind:?}");
+            assert_eq!(m.per_play.len(), 5);
+            let mean = m.seed_losses.iter().sum::<f64>() / m.seed_losses.len() as f64;
+            assert!((mean - m.mean).abs() < 1e-12);
+            // The long context scores every character with more before it: less loss.
+            assert!(m.mean < s.result(kind).unwrap().held_out_loss, "{kind:?}");
+        }
+        let base = long.model(AttentionKind::Baseline).unwrap();
+        for kind in &AttentionKind::ALL[1..] {
+            let (m, v) = (long.model(*kind).unwrap(), long.versus(*kind).unwrap());
+            for (i, d) in v.seed_differences.iter().enumerate() {
+                assert!((d - (m.seed_losses[i] - base.seed_losses[i])).abs() < 1e-9, "{kind:?} seed {i}");
+            }
+            assert!(v.low95 <= v.mean && v.mean <= v.high95 && v.data_low95 <= v.mean && v.mean <= v.data_high95);
+            assert!(v.high95 - v.low95 >= (v.data_high95 - v.data_low95) * 0.9, "{kind:?}");
+            let headline = s.versus_baseline.iter().find(|d| d.model == kind.slug()).unwrap();
+            assert_eq!((headline.mean, headline.low95, headline.high95), (v.mean, v.low95, v.high95));
+        }
+    }
+
+    #[test]
+    fn a_verdict_needs_the_whole_interval_on_one_side() {
+        assert_eq!(verdict(-0.02, -0.001), std::cmp::Ordering::Less);
+        assert_eq!(verdict(0.001, 0.02), std::cmp::Ordering::Greater);
+        assert_eq!(verdict(-0.001, 0.02), std::cmp::Ordering::Equal);
+    }
+}
