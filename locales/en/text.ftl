@@ -36,7 +36,10 @@ text-stop = Stop
 text-write-explain = “Write on” lets each model continue the text one character at a time. The three draw the same random numbers, so where they differ it is the models that differ. Writing runs on the CPU core wherever the columns run: it keeps each model's keys and values and computes one new row per character.
 text-results-title = How the three models do on plays they never read
 text-results-caption = Loss on the held-out plays (Julius Caesar, Macbeth, The Comedy of Errors, The Tempest, Twelfth Night), with a classic n-gram model for reference
-text-th-loss = nats per character, long context (mean ± SD over { $seeds } seeds)
+text-th-loss = nats per character, long context ({ $seeds ->
+        [one] one seed
+       *[other] mean ± SD over { $seeds } seeds
+    })
 text-th-bits = bits per character
 text-th-versus = minus the baseline [95% interval]
 text-verdict-better = { $model } predicts the held-out plays better than the baseline: { $diff } nats per character averaged over the seeds (each seed: { $seeds }), 95% interval [{ $low }, { $high }], counting both the text's and the training runs' variation.
@@ -53,7 +56,10 @@ text-knob-v2-scale = DIFF V2: every λ times
 text-knob-v2-pin = DIFF V2: every λ pinned to
 text-v2-reset = DIFF V2: back to the learnt λ
 text-gpu-no-model = the model is not loaded yet
-text-results-method = Long-context loss: all { $characters } held-out characters after each play's first, each predicted with at least { $context } characters before it wherever its play allows, for { $seeds } training seeds per model. Window loss: { $windows } non-overlapping windows of { $length } characters, each predicted from its own start (about 64 characters of context on average), as the curve uses. The interval of each difference: a paired bootstrap over { $blocks } blocks of { $block } characters (neighbouring characters' losses are correlated, so they are resampled in blocks, not one by one), combined with the spread across the seeds.
+text-results-method = Long-context loss: all { $characters } held-out characters after each play's first, each predicted with at least { $context } characters before it wherever its play allows, for { $seeds ->
+        [one] one training seed
+       *[other] { $seeds } training seeds
+    } per model. Window loss: { $windows } non-overlapping windows of { $length } characters, each predicted from its own start (about 64 characters of context on average), as the curve uses. The interval of each difference: a paired bootstrap over { $blocks } blocks of { $block } characters (neighbouring characters' losses are correlated, so they are resampled in blocks, not one by one), combined with the spread across the seeds.
 play-twelfth-night = Twelfth Night
 play-the-tempest = The Tempest
 play-the-comedy-of-errors = The Comedy of Errors
@@ -62,9 +68,18 @@ play-julius-caesar = Julius Caesar
 text-results-old = This evaluation file predates the seeds and the long-context loss; run difflens-trainer text-eval again.
 text-th-play-versus = { $model } − baseline
 text-th-play = play
-text-per-play-caption = Long-context loss per held-out play (nats per character; transformers averaged over { $seeds } seeds), and each DIFF model minus the baseline
-text-ngram-behind = A classic Kneser–Ney { $order }-gram, counted from the same training text in { $seconds } s, reaches { $loss } nats per character: the best transformer is { $gap } below it, though the n-gram is still lower on at least { $share }% of the text's blocks against each of them.
-text-ngram-ahead = A classic character model does better than all three: a Kneser–Ney { $order }-gram, counted from the same training text in { $seconds } s, reaches { $loss } nats per character, { $gap } below the best transformer, and is lower on at least { $share }% of the text's blocks against each of them. These transformers are small and read the training text less than once; at this size and budget counting still wins, and what the page can compare is the three attention variants with one another, not with the state of the art.
+text-per-play-caption = Long-context loss per held-out play (nats per character; { $seeds ->
+        [one] one seed
+       *[other] transformers averaged over { $seeds } seeds
+    }), and each DIFF model minus the baseline
+text-ngram-behind = A classic Kneser–Ney { $order }-gram, counted from the same training text in { $seconds } s, reaches { $loss } nats per character: the best transformer is { $gap } below it, though the n-gram is still lower { $share ->
+        [100] on every one of the text's blocks.
+       *[other] on at least { $share }% of the text's blocks against each of them.
+    }
+text-ngram-ahead = A classic character model does better than all three: a Kneser–Ney { $order }-gram, counted from the same training text in { $seconds } s, reaches { $loss } nats per character, { $gap } below the best transformer, and is lower { $share ->
+        [100] on every one of the text's blocks against each of them.
+       *[other] on at least { $share }% of the text's blocks against each of them.
+    } These transformers are small and read the training text less than once; at this size and budget counting still wins, and what the page can compare is the three attention variants with one another, not with the state of the art.
 text-ngram-no-seed = (no seed: counted, not trained)
 text-ngram-name = Kneser–Ney { $order }-gram
 text-verdict-one-seed = Only one training run per model has been evaluated, so these intervals count the text's variation but not the seeds'.

@@ -36,7 +36,10 @@ text-stop = 停止
 text-write-explain = “接着写”让每个模型一次一个字符地续写文字。三个模型使用相同的随机数，所以它们写得不同，是因为模型不同。续写总在 CPU 核心上进行（无论各列在哪里计算）：它保留每个模型的键和值，每个新字符只计算一行。
 text-results-title = 三个模型在从未读过的剧本上的表现
 text-results-caption = 留出剧本（《尤利乌斯·恺撒》《麦克白》《错误的喜剧》《暴风雨》《第十二夜》）上的损失，并以一个经典的 n 元语法模型作参照
-text-th-loss = 每字符奈特，长上下文（{ $seeds } 个种子的均值 ± 标准差）
+text-th-loss = 每字符奈特，长上下文（{ $seeds ->
+        [one] 一个种子
+       *[other] { $seeds } 个种子的均值 ± 标准差
+    }）
 text-th-bits = 每字符比特
 text-th-versus = 减去基线 [95% 区间]
 text-verdict-better = { $model } 对留出剧本的预测优于基线：各种子平均每字符 { $diff } 奈特（各种子：{ $seeds }），95% 区间 [{ $low }, { $high }]，同时计入文本的波动和训练运行之间的波动。
@@ -63,8 +66,14 @@ text-results-old = 这个评估文件早于多种子和长上下文损失；请�
 text-th-play-versus = { $model } − 基线
 text-th-play = 剧本
 text-per-play-caption = 每个留出剧本上的长上下文损失（每字符奈特；Transformer 为 { $seeds } 个种子的平均），以及每个 DIFF 模型减去基线
-text-ngram-behind = 在同样的训练文本上用 { $seconds } 秒计数得到的经典 Kneser–Ney { $order } 元语法达到每字符 { $loss } 奈特：最好的 Transformer 比它低 { $gap }，不过对每个模型，n 元语法仍在至少 { $share }% 的文本块上更低。
-text-ngram-ahead = 一个经典的字符模型比三个模型都好：在同样的训练文本上用 { $seconds } 秒计数得到的 Kneser–Ney { $order } 元语法达到每字符 { $loss } 奈特，比最好的 Transformer 低 { $gap }，并且对每个模型都在至少 { $share }% 的文本块上更低。这些 Transformer 很小，读训练文本还不到一遍；在这个规模和预算下计数仍然占优，本页能比较的是三种注意力之间的差别，而不是与最先进水平的差距。
+text-ngram-behind = 在同样的训练文本上用 { $seconds } 秒计数得到的经典 Kneser–Ney { $order } 元语法达到每字符 { $loss } 奈特：最好的 Transformer 比它低 { $gap }，不过{ $share ->
+        [100] n 元语法仍在每一个文本块上都更低。
+       *[other] 对每个模型，n 元语法仍在至少 { $share }% 的文本块上更低。
+    }
+text-ngram-ahead = 一个经典的字符模型比三个模型都好：在同样的训练文本上用 { $seconds } 秒计数得到的 Kneser–Ney { $order } 元语法达到每字符 { $loss } 奈特，比最好的 Transformer 低 { $gap }，并且{ $share ->
+        [100] 在每一个文本块上都比每个模型低。
+       *[other] 对每个模型都在至少 { $share }% 的文本块上更低。
+    }这些 Transformer 很小，读训练文本还不到一遍；在这个规模和预算下计数仍然占优，本页能比较的是三种注意力之间的差别，而不是与最先进水平的差距。
 text-ngram-no-seed = （无种子：计数得到，不经训练）
 text-ngram-name = Kneser–Ney { $order } 元语法
 text-verdict-one-seed = 每个模型只评估了一次训练运行，所以这些区间只计入文本的波动，没有计入种子之间的波动。

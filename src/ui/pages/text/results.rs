@@ -17,8 +17,9 @@ fn f3(x: f64) -> String {
     format!("{x:.3}")
 }
 
+/// "+0.0047", "−0.0158": a difference in nats per character, with a true minus sign.
 fn signed(x: f64) -> String {
-    format!("{x:+.4}")
+    format!("{x:+.4}").replace('-', "−")
 }
 
 fn row(summary: &EvalSummary, long: &LongContext, kind: AttentionKind) -> impl IntoView {
@@ -71,7 +72,7 @@ fn ngram_sentence(long: &LongContext) -> String {
         order = long.ngram.order,
         loss = f3(long.ngram.loss),
         gap = format!("{:.3}", (best.mean - long.ngram.loss).abs()),
-        share = format!("{:.0}", 100.0 * fewest),
+        share = (100.0 * fewest).floor() as usize,
         seconds = format!("{:.0}", long.ngram.fit_seconds)
     )
 }
