@@ -142,12 +142,12 @@ fn the_documented_rules_rebuild_the_corpus() {
     }
 }
 
-/// 4292302 as the docs write it: 4 292 302 (thin spaces are not used; plain spaces).
+/// 4292302 as the docs write it: 4 292 302 (grouped in threes by plain spaces).
 fn group(n: usize) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(' ');
         }
         out.push(c);

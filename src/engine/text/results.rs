@@ -121,7 +121,6 @@ impl EvalSummary {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

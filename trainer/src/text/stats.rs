@@ -231,13 +231,13 @@ mod tests {
         let noise: Vec<f64> = (0..4000).map(|_| rng.random_range(-1.0..1.0)).collect();
         let sigma = (1.0f64 / 3.0).sqrt() / (4000f64).sqrt();
         for block in [1, 40] {
-            let se = block_bootstrap(&[noise.clone()], &blocks(&[4000], block), 1000, 2).se;
+            let se = block_bootstrap(std::slice::from_ref(&noise), &blocks(&[4000], block), 1000, 2).se;
             assert!((se / sigma - 1.0).abs() < 0.15, "block {block}: {se} against {sigma}");
         }
         // A random walk's steps summed in runs of 200: strongly correlated neighbours.
         let slow: Vec<f64> = (0..4000).map(|i| noise[i / 200 * 200]).collect();
-        let single = block_bootstrap(&[slow.clone()], &blocks(&[4000], 1), 1000, 3).se;
-        let long = block_bootstrap(&[slow.clone()], &blocks(&[4000], 400), 1000, 3).se;
+        let single = block_bootstrap(std::slice::from_ref(&slow), &blocks(&[4000], 1), 1000, 3).se;
+        let long = block_bootstrap(std::slice::from_ref(&slow), &blocks(&[4000], 400), 1000, 3).se;
         assert!(long > 5.0 * single, "blocks of 400: {long}, single: {single}");
         assert!(lag1_autocorrelation(&slow) > 0.9 && lag1_autocorrelation(&noise).abs() < 0.1);
     }
