@@ -5,16 +5,17 @@
 // naming its key. How fast is a benchmark's question, not this test's: the targets (2 s;
 // 4 s for a lab problem of more than 2048 keys, still on the main thread) are reported as
 // diagnostics for the links over them, and the test fails only on a hang (nothing shown
-// within HANG_MS). A bound tighter than that failed CI on a busy 2-core machine, where a
-// fresh WebGPU-mode load of a model on SwiftShader once took 4.4 s.
+// within HANG_MS). A bound of twice the target failed CI on a busy 2-core machine, where
+// a fresh WebGPU-mode load of a model on SwiftShader once took 4.4 s.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { start } from './harness.mjs';
 
 const LINKS_PER_MODE = 160;
-// Far past any load time seen on the 2-core CI machine (the slowest, 4.4 s).
-const HANG_MS = 20_000;
+// Far past any load time seen: 4.4 s on the 2-core CI machine, 10.4 s for a fresh
+// WebGPU-mode load of a model there while a training run held both cores.
+const HANG_MS = 30_000;
 
 // A small seeded generator (mulberry32): the same links on every run.
 function rng(seed) {
