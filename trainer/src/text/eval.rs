@@ -44,6 +44,12 @@ pub struct TextEval {
     /// Every seed's trained model of this kind (the card's own seed among them).
     #[serde(default)]
     pub seeds: Vec<SeedLoss>,
+    /// The Kneser–Ney reference on the same characters: its order and long-context loss
+    /// (it has no window loss: it reads at most order − 1 characters back anyway).
+    #[serde(default)]
+    pub ngram_order: usize,
+    #[serde(default)]
+    pub ngram_loss: f64,
 }
 
 /// DIFF minus baseline: the long-context difference averaged over the seeds, with the
@@ -189,6 +195,8 @@ pub fn evaluate_all(models: &Path, seeds: &Path, corpus: &Corpus, vocab: &CharVo
                 checkpoint_losses,
                 long_context_loss: mean(&long),
                 seeds: vec![],
+                ngram_order: ngram_info.order,
+                ngram_loss: mean(&ngram),
             };
             cards.push((dir, card, eval));
             series.push(long);
