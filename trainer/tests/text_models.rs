@@ -16,7 +16,7 @@ use difflens_trainer::model::CandleModel;
 use difflens_trainer::text::card::{CorpusInfo, TextCard};
 use difflens_trainer::text::configs::text_config;
 use difflens_trainer::text::corpus::{self, Corpus, HELD_OUT};
-use difflens_trainer::text::eval::{load, window_losses, window_starts, SLICE_WINDOWS};
+use difflens_trainer::text::eval::{load, seed_dirs, window_losses, window_starts, SLICE_WINDOWS};
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -91,20 +91,32 @@ fn the_three_models_are_matched_in_size() {
     assert!(hi / lo - 1.0 < 0.01, "{counts:?}");
 }
 
-/// Each shipped checkpoint's loss on the fixed held-out slice, recomputed by the core,
-/// equals its card's within 1e-3.
+/// Each trained checkpoint's loss on the fixed held-out slice, recomputed by the core,
+/// equals its card's within 1e-3: the shipped seed's and every other seed's
+/// (`trainer/text-seeds/`); and the shipped card lists every seed's losses and the
+/// n-gram's.
 #[test]
 fn each_final_checkpoint_has_its_cards_loss() {
     let held = vocab().encode(&corpus().held_out_text());
     let starts = window_starts(held.len());
+    let seeds_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("text-seeds");
+    let runs = seed_dirs(&models_dir(), &seeds_dir).unwrap();
     for kind in AttentionKind::ALL {
-        let card = card(kind);
-        let eval = card.eval.clone().expect("evaluated");
-        let model = load(&models_dir().join(kind.slug()), &card, &card.checkpoints.last().unwrap().file).unwrap();
-        let losses = window_losses(&model, &held, &starts[..SLICE_WINDOWS]);
-        let slice = losses.iter().sum::<f64>() / losses.len() as f64;
-        assert!((slice - eval.slice_loss).abs() < 1e-3, "{kind:?}: {slice} against the card's {}", eval.slice_loss);
-        assert_eq!(card.checkpoints.len(), eval.checkpoint_losses.len());
+        for (seed, dir) in &runs {
+            let dir = dir.join(kind.slug());
+            let card = TextCard::read(&dir).unwrap();
+            assert_eq!(card.seed, *seed);
+            let eval = card.eval.clone().expect("evaluated");
+            let model = load(&dir, &card, &card.checkpoints.last().unwrap().file).unwrap();
+            let losses = window_losses(&model, &held, &starts[..SLICE_WINDOWS]);
+            let slice = losses.iter().sum::<f64>() / losses.len() as f64;
+            assert!((slice - eval.slice_loss).abs() < 1e-3, "{kind:?} seed {seed}: {slice} against the card's {}", eval.slice_loss);
+            assert_eq!(card.checkpoints.len(), eval.checkpoint_losses.len());
+        }
+        let eval = card(kind).eval.unwrap();
+        let shipped: Vec<u64> = eval.seeds.iter().map(|s| s.seed).collect();
+        assert_eq!(shipped, runs.iter().map(|(s, _)| *s).collect::<Vec<_>>(), "{kind:?}: the card lists every seed");
+        assert!(eval.ngram_order > 0 && eval.ngram_loss > 0.5, "{kind:?}: the card names the n-gram reference");
     }
 }
 
