@@ -41,7 +41,8 @@ text-th-loss = nats per character, long context ({ $seeds ->
        *[other] mean ± SD over { $seeds } seeds
     })
 text-th-bits = bits per character
-text-th-versus = minus the baseline [95% interval]
+text-th-versus = minus the baseline [95%: text and seeds]
+text-th-text-alone = the text alone [95%: block bootstrap, seeds averaged]
 text-verdict-better = { $model } predicts the held-out plays better than the baseline: { $diff } nats per character averaged over the seeds (each seed: { $seeds }), 95% interval [{ $low }, { $high }], counting both the text's and the training runs' variation.
 text-verdict-worse = { $model } predicts the held-out plays worse than the baseline: { $diff } nats per character averaged over the seeds (each seed: { $seeds }), 95% interval [{ $low }, { $high }], counting both the text's and the training runs' variation.
 text-verdict-same = { $model } is not measurably different from the baseline at this size: { $diff } nats per character averaged over the seeds (each seed: { $seeds }), 95% interval [{ $low }, { $high }], which includes zero.

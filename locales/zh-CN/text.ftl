@@ -41,7 +41,8 @@ text-th-loss = 每字符奈特，长上下文（{ $seeds ->
        *[other] { $seeds } 个种子的均值 ± 标准差
     }）
 text-th-bits = 每字符比特
-text-th-versus = 减去基线 [95% 区间]
+text-th-versus = 减去基线 [95%：文本与种子]
+text-th-text-alone = 只计文本 [95%：块自助法，种子取平均]
 text-verdict-better = { $model } 对留出剧本的预测优于基线：各种子平均每字符 { $diff } 奈特（各种子：{ $seeds }），95% 区间 [{ $low }, { $high }]，同时计入文本的波动和训练运行之间的波动。
 text-verdict-worse = { $model } 对留出剧本的预测不如基线：各种子平均每字符 { $diff } 奈特（各种子：{ $seeds }），95% 区间 [{ $low }, { $high }]，同时计入文本的波动和训练运行之间的波动。
 text-verdict-same = 在这个规模下，{ $model } 与基线没有可测出的差别：各种子平均每字符 { $diff } 奈特（各种子：{ $seeds }），95% 区间 [{ $low }, { $high }]，包含零。

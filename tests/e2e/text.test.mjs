@@ -191,6 +191,9 @@ test('text page: the held-out results with seeds, the n-gram and each play', asy
       const m = long.models[i];
       assert.ok(row[0].startsWith(m.mean.toFixed(3)), `${kind}: ${row[0]} is the mean over the seeds`);
       assert.equal(row[1], m.seed_losses.map((l) => l.toFixed(3)).join(' · '), `${kind}: each seed`);
+      const v = long.versus.find((x) => x.model === kind);
+      const sig = (x) => (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(4);
+      if (v) assert.equal(row[5], `[${sig(v.data_low95)}, ${sig(v.data_high95)}]`, `${kind}: the text's interval alone`);
     }
     const ngram = await cells('#text-results tr[data-kind="ngram"] > *');
     assert.equal(ngram[0], `Kneser–Ney ${long.ngram.order}-gram`);

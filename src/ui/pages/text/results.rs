@@ -29,14 +29,15 @@ fn row(summary: &EvalSummary, long: &LongContext, kind: AttentionKind) -> impl I
     let bits = m.map(|m| f3(m.mean / std::f64::consts::LN_2)).unwrap_or_default();
     let window = summary.result(kind).map(|r| f3(r.held_out_loss)).unwrap_or_default();
     let versus = long.versus(kind).map(|d| format!("{} [{}, {}]", signed(d.mean), signed(d.low95), signed(d.high95))).unwrap_or_else(|| "–".into());
-    view! { <tr data-kind=kind.slug()><th scope="row">{kind_title(kind)}</th><td>{loss}</td><td>{seeds}</td><td>{bits}</td><td>{window}</td><td>{versus}</td></tr> }
+    let text_alone = long.versus(kind).map(|d| format!("[{}, {}]", signed(d.data_low95), signed(d.data_high95))).unwrap_or_else(|| "–".into());
+    view! { <tr data-kind=kind.slug()><th scope="row">{kind_title(kind)}</th><td>{loss}</td><td>{seeds}</td><td>{bits}</td><td>{window}</td><td>{versus}</td><td>{text_alone}</td></tr> }
 }
 
 fn ngram_row(long: &LongContext) -> impl IntoView {
     let n = &long.ngram;
     view! {
         <tr data-kind="ngram"><th scope="row">{tr!("text-ngram-name", order = n.order)}</th>
-        <td>{f3(n.loss)}</td><td>{tr!("text-ngram-no-seed")}</td><td>{f3(n.loss / std::f64::consts::LN_2)}</td><td>"–"</td><td>"–"</td></tr>
+        <td>{f3(n.loss)}</td><td>{tr!("text-ngram-no-seed")}</td><td>{f3(n.loss / std::f64::consts::LN_2)}</td><td>"–"</td><td>"–"</td><td>"–"</td></tr>
     }
 }
 
@@ -109,7 +110,7 @@ fn tables(s: EvalSummary) -> AnyView {
         <div class="table-scroll"><table class="numbers" id="text-results">
             <caption>{tr!("text-results-caption")}</caption>
             <thead><tr><th scope="col">{tr!("th-model")}</th><th scope="col">{tr!("text-th-loss", seeds = long.seeds.len())}</th><th scope="col">{tr!("text-th-seeds")}</th>
-            <th scope="col">{tr!("text-th-bits")}</th><th scope="col">{tr!("text-th-window")}</th><th scope="col">{tr!("text-th-versus")}</th></tr></thead>
+            <th scope="col">{tr!("text-th-bits")}</th><th scope="col">{tr!("text-th-window")}</th><th scope="col">{tr!("text-th-versus")}</th><th scope="col">{tr!("text-th-text-alone")}</th></tr></thead>
             <tbody>{AttentionKind::ALL.iter().map(|k| row(&s, &long, *k)).collect_view()}{ngram_row(&long)}</tbody>
         </table></div>
         <p class="facts" id="text-verdict">{verdicts(&long)}</p>
