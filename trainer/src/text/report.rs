@@ -89,9 +89,9 @@ fn mean(x: &[f64]) -> f64 {
     x.iter().sum::<f64>() / x.len().max(1) as f64
 }
 
-/// The seed-averaged series.
-fn averaged(s: &Scored) -> Vec<f64> {
-    (0..s.seeds[0].len()).map(|i| s.seeds.iter().map(|v| v[i]).sum::<f64>() / s.seeds.len() as f64).collect()
+/// The seed-averaged series of one series per seed.
+fn averaged(seeds: &[Vec<f64>]) -> Vec<f64> {
+    (0..seeds[0].len()).map(|i| seeds.iter().map(|v| v[i]).sum::<f64>() / seeds.len() as f64).collect()
 }
 
 fn per_play(x: &[f64], lengths: &[usize]) -> Vec<f64> {
@@ -108,7 +108,7 @@ fn per_play(x: &[f64], lengths: &[usize]) -> Vec<f64> {
 fn model_loss(s: &Scored, ngram: &[f64], lengths: &[usize]) -> ModelLoss {
     let seed_losses: Vec<f64> = s.seeds.iter().map(|v| mean(v)).collect();
     let (m, sd) = mean_sd(&seed_losses);
-    let avg = averaged(s);
+    let avg = averaged(&s.seeds);
     let bl = blocks(lengths, BLOCK);
     let better = bl.iter().filter(|b| mean(&ngram[(*b).clone()]) < mean(&avg[(*b).clone()])).count();
     ModelLoss { model: s.model.clone(), seed_losses, mean: m, sd, per_play: per_play(&avg, lengths), ngram_better_blocks: better as f64 / bl.len() as f64 }
@@ -121,7 +121,7 @@ fn versus(diff: &Scored, base: &Scored, lengths: &[usize]) -> Versus {
     let bl = blocks(lengths, BLOCK);
     let boot = block_bootstrap(&d, &bl, SAMPLES, BOOTSTRAP_SEED);
     let (m, low95, high95, df) = combined(&seed_differences, boot.se);
-    let avg = averaged(&Scored { model: String::new(), seeds: d.clone() });
+    let avg = averaged(&d);
     let block_means: Vec<f64> = bl.iter().map(|b| mean(&avg[b.clone()])).collect();
     let se_by_block_length = [1, 128, 1024, 4096, BLOCK, 2 * BLOCK].iter().map(|&len| (len, block_bootstrap(&d, &blocks(lengths, len), 500, BOOTSTRAP_SEED).se)).collect();
     Versus {
