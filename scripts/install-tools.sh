@@ -40,9 +40,9 @@ if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; 
     --no-default-features --features rustls
 fi
 
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -x node_modules/.bin/playwright-core ] \
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -x node_modules/.bin/playwright-core ] || [ ! -f node_modules/axe-core/axe.min.js ] \
    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  log "installing npm packages (binaryen's wasm-opt, playwright-core)"
+  log "installing npm packages (binaryen's wasm-opt, playwright-core, axe-core)"
   npm ci --no-audit --no-fund
 fi
 log "tools ready: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version)"

@@ -109,3 +109,32 @@ figure-keys = key j →
 figure-queries = query i ↓
 chart-download-group = Download { $label }
 legend = Legend
+
+## What a figure shows, in words and as a table (issue 45)
+map-sum-favourite = { $rows } of { $all } queries put their largest weight on { $key }.
+map-sum-favourite-pooled = In the picture, { $rows } of its { $all } rows put their largest weight on { $key }.
+map-sum-none = No query puts a positive weight on any key.
+map-sum-marked = { $rows } of { $all } queries attend most to { $what }, which hold { $share } of all the weight; { $rest } falls elsewhere.
+map-sum-marked-pooled = { $rows } of the picture's { $all } rows attend most to { $what }.
+map-sum-negative = { $share } of the weight's magnitude is negative.
+map-sum-row = The outlined row, query { $query }, puts its largest weight ({ $value }) on { $key }.
+map-sum-row-share = { $share } of that row's weight is on { $what }.
+map-sum-pooled = (Read from the picture, pooled to { $r } × { $r } from { $n } × { $n }.)
+map-key-one = key { $j }
+map-key-label = key { $j } (“{ $label }”)
+map-keys-range = keys { $from }–{ $to }
+map-cell-read = query { $i }, key { $j }: { $value }
+map-cell-read-pooled = query { $i }, key { $j }: { $value }, the largest in its block of the picture
+chart-sum-curve = { $name } { $trend }: { $y0 } at { $xname } = { $x0 }, { $y1 } at { $x1 }; lowest { $ymin } (at { $xmin }), highest { $ymax } (at { $xmax }).
+chart-sum-more = The table holds { $n } more curves.
+chart-sum-markers = Marked: { $list }.
+chart-trend-rises = rises
+chart-trend-falls = falls
+chart-trend-peaks = rises, then falls
+chart-trend-dips = falls, then rises
+chart-trend-flat = stays about level
+show-as-table = Show as table
+table-map-caption = { $title }: { $n } queries (rows) by { $n } keys (columns).
+table-map-pooled = { $title }: pooled to { $t } × { $t } from { $n } × { $n }; each cell is the value of largest magnitude in its block of queries and keys, as in the picture.
+table-corner = query ↓ key →
+table-chart-caption = { $label }: one row per value of { $x }, one column per curve.

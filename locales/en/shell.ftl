@@ -6,6 +6,7 @@ shell-device-lost = The GPU stopped working: { $reason }. DiffLens switched to t
 shell-unknown-page = There is no page called “{ $page }”; showing the lab.
 shell-locked = This link is pinned by its author: move anything you like; reloading the page brings back the link's values.
 shell-footer = DiffLens follows the official DIFF Transformer code (microsoft/unilm). Every number on this page is computed in your browser.
+shell-accessibility = Accessibility statement
 shell-why-not-gpu = Why not the GPU?
 
 page-learn = Lesson

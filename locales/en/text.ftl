@@ -94,3 +94,9 @@ text-own-loaded = { $kind }'s column now shows your model ({ $label }).
 text-own-column = { $kind }: your model
 text-own-cpu = your own model runs on the CPU core
 text-own-note = The column marked “your model” shows { $label }; the evaluation below is of the shipped models.
+
+## Said through the live region (issue 45)
+text-said-guess = { $model } “{ $ch }” ({ $p })
+text-said-next = Next character: { $guesses }.
+text-said-writing = The three models are writing on.
+text-said-wrote = { $model } wrote: { $text }

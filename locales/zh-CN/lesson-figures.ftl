@@ -108,3 +108,32 @@ figure-keys = 键 j →
 figure-queries = 查询 i ↓
 chart-download-group = 下载：{ $label }
 legend = 图例
+
+## 用文字和表格说出图中的内容（issue 45）
+map-sum-favourite = { $all } 个查询中有 { $rows } 个把最大的权重放在{ $key }上。
+map-sum-favourite-pooled = 图中 { $all } 行里有 { $rows } 行把最大的权重放在{ $key }上。
+map-sum-none = 没有查询给任何键正的权重。
+map-sum-marked = { $all } 个查询中有 { $rows } 个最关注{ $what }，它们占全部权重的 { $share }；其余 { $rest } 落在别处。
+map-sum-marked-pooled = 图中 { $all } 行里有 { $rows } 行最关注{ $what }。
+map-sum-negative = 权重的绝对值中有 { $share } 是负的。
+map-sum-row = 加框的一行（查询 { $query }）把最大的权重（{ $value }）放在{ $key }上。
+map-sum-row-share = 这一行的权重有 { $share } 落在{ $what }上。
+map-sum-pooled = （读自由 { $n } × { $n } 池化为 { $r } × { $r } 的图。）
+map-key-one = 键 { $j }
+map-key-label = 键 { $j }（“{ $label }”）
+map-keys-range = 键 { $from }–{ $to }
+map-cell-read = 查询 { $i }，键 { $j }：{ $value }
+map-cell-read-pooled = 查询 { $i }，键 { $j }：{ $value }，是图中这一块里绝对值最大的
+chart-sum-curve = { $name }{ $trend }：{ $xname } = { $x0 } 时为 { $y0 }，{ $x1 } 时为 { $y1 }；最低 { $ymin }（在 { $xmin }），最高 { $ymax }（在 { $xmax }）。
+chart-sum-more = 另有 { $n } 条曲线见表格。
+chart-sum-markers = 标记：{ $list }。
+chart-trend-rises = 上升
+chart-trend-falls = 下降
+chart-trend-peaks = 先升后降
+chart-trend-dips = 先降后升
+chart-trend-flat = 大致持平
+show-as-table = 以表格显示
+table-map-caption = { $title }：{ $n } 个查询（行）× { $n } 个键（列）。
+table-map-pooled = { $title }：由 { $n } × { $n } 池化为 { $t } × { $t }；每格是它那一块查询和键里绝对值最大的值，与图相同。
+table-corner = 查询 ↓ 键 →
+table-chart-caption = { $label }：每个 { $x } 值一行，每条曲线一列。

@@ -6,6 +6,7 @@ shell-device-lost = GPU 停止工作了：{ $reason }。DiffLens 已切换到 CP
 shell-unknown-page = 没有名为“{ $page }”的页面；现在显示的是实验室。
 shell-locked = 这个链接已被作者固定：你可以随意调整，重新加载页面会恢复链接里的数值。
 shell-footer = DiffLens 依照 DIFF Transformer 的官方代码（microsoft/unilm）实现。本页的每一个数字都在你的浏览器里计算。
+shell-accessibility = 无障碍声明
 shell-why-not-gpu = 为什么不用 GPU？
 
 page-learn = 课程

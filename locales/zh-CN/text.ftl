@@ -88,3 +88,9 @@ text-own-loaded = { $kind } 那一列现在显示你的模型（{ $label }）。
 text-own-column = { $kind }：你的模型
 text-own-cpu = 你自己的模型在 CPU 核心上运行
 text-own-note = 标着“你的模型”的那一列显示的是 { $label }；下面的评估是发布模型的。
+
+## 由播报区读出（issue 45）
+text-said-guess = { $model }“{ $ch }”（{ $p }）
+text-said-next = 下一个字符：{ $guesses }。
+text-said-writing = 三个模型正在续写。
+text-said-wrote = { $model }写道：{ $text }

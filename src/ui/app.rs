@@ -4,6 +4,7 @@
 
 use crate::tr;
 use crate::ui::backend::{detect, Backend};
+use crate::ui::components::announce::Announcer;
 use crate::ui::embed::EmbedCode;
 use crate::ui::language::{self, LangSelect};
 use crate::ui::offline::Offline;
@@ -108,9 +109,11 @@ fn shell(
                 Page::Bench => view! { <BenchPage /> }.into_any(),
             }}
         </main>
+        <Announcer />
         <Show when=move || !reduced.get()>
             <footer>
-                {tr!("shell-footer")}
+                {tr!("shell-footer")}" "
+                <a href="accessibility.md" id="accessibility-link">{tr!("shell-accessibility")}</a>
                 <span id="offline-status" data-state=move || offline.with(Offline::slug)>{move || offline.with(|o| { let s = o.sentence(); if s.is_empty() { s } else { format!(" {s}") } })}</span>
             </footer>
         </Show>

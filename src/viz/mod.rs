@@ -2,6 +2,7 @@
 //! no browser types, so the UI stays thin and these are tested natively.
 
 pub mod colormap;
+pub mod describe;
 pub mod export;
 pub mod labels;
 pub mod map_figure;

@@ -9,7 +9,10 @@
 //! measures every label by laying out a hidden element (a forced layout of the page),
 //! which a chart redrawn on every frame of a drag cannot afford.
 
+use crate::ui::components::announce::settled;
+use crate::ui::components::as_table::ChartAsTable;
 use crate::ui::components::download;
+use crate::ui::components::figure_words::chart_summary;
 use crate::ui::theme;
 use crate::viz::palette::{css, Palette, Rgb};
 use crate::viz::{export, ticks};
@@ -662,9 +665,16 @@ pub fn Chart(
     let has_data = move || frame.with(Option::is_some);
     let group_label = crate::tr!("chart-download-group", label = label.as_str());
     let export = move |ext: &'static str| export_chart(id, spec, overlay, file, ext);
+    // What the chart shows, in words and as a table, once it has held still (a drag moves
+    // the overlay every frame).
+    let whole = settled(Signal::derive(move || spec.get().map(|s| merged(&s, overlay.and_then(|o| o.get()).as_ref()))));
+    let whole = Signal::derive(move || whole.get().flatten());
+    let summary = Memo::new(move |_| whole.with(|s| s.as_ref().map(chart_summary).unwrap_or_default()));
+    let summary_id = format!("{id}-summary");
+    let table_label = label.clone();
     view! {
         <div class="chart-wrap" node_ref=wrap>
-            <canvas node_ref=canvas id=id width="560" height="336" role="img" aria-label=label data-drawn=move || frame.get().is_some().to_string() data-text-px=text_px
+            <canvas node_ref=canvas id=id width="560" height="336" role="img" aria-label=label aria-describedby=summary_id.clone() data-drawn=move || frame.get().is_some().to_string() data-text-px=text_px
                 data-points=move || spec.with(|s| s.as_ref().map_or(0, |s| s.series.iter().map(|x| x.points.len()).max().unwrap_or(0)))
                 data-x-ticks=move || drawn_ticks.with(|t| t.x.join("|")) data-y-ticks=move || drawn_ticks.with(|t| t.y.join("|"))></canvas>
             {overlay.is_some().then(|| view! { <canvas node_ref=top class="chart-overlay" width="560" height="336" aria-hidden="true"></canvas> })}
@@ -681,6 +691,8 @@ pub fn Chart(
                 <button class="export-svg" disabled=move || !has_data() on:click=move |_| export("svg")>"SVG"</button>
                 <button class="export-csv" disabled=move || !has_data() on:click=move |_| export("csv")>"CSV"</button>
             </div>
+            <p class="chart-summary" id=summary_id>{move || summary.get()}</p>
+            <ChartAsTable label=table_label spec=whole />
         </div>
     }
 }

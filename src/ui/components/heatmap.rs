@@ -2,6 +2,8 @@
 //! canvas call per cell), with a colour bar marked at round values and named, axes, signal-key ticks, a crosshair shared
 //! with its sibling maps, keyboard navigation, and PNG, SVG and CSV downloads.
 
+use crate::ui::components::announce::{announce, settled};
+use crate::ui::components::as_table::MapAsTable;
 use crate::ui::components::axis_labels::{Axis, AxisLabelStrip};
 use crate::ui::components::canvas::context_2d;
 use crate::ui::components::download;
@@ -10,6 +12,7 @@ use crate::ui::theme;
 use crate::viz::colormap::{Scale, ScaleWords};
 use crate::viz::labels::{AxisLabel, MAX_LABELLED};
 use crate::viz::map_figure::Figure;
+use crate::ui::components::readout::readable;
 use crate::viz::palette::{css, Palette};
 use leptos::html;
 use leptos::prelude::*;
@@ -208,6 +211,10 @@ pub fn Heatmap(
     /// the full n × n map up to `viz::export::FULL_CSV_MAX`, not the pooled picture.
     #[prop(optional)]
     full: Option<FullMap>,
+    /// Say this map's summary through the app's live region when it settles after a
+    /// change (the page's main figure; three maps speaking at once would be noise).
+    #[prop(optional)]
+    announce: bool,
 ) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
     let ticks = NodeRef::<html::Canvas>::new();
@@ -223,12 +230,24 @@ pub fn Heatmap(
         let id = id.clone();
         move || file.map(|f| f.get()).unwrap_or_else(|| format!("difflens-{id}"))
     };
+    let all_labels = Signal::derive(move || labels_of(labels, n.get()));
     let labels = shown_labels(labels, n);
     let labelled = Memo::new(move |_| labels.with(|l| !l.is_empty()));
     let resized = resize_count();
     let bar_ticks = colour_bar_ticks(bar, scale, resized);
 
     let save = export_callback(MapExport { title: title.clone(), map, n, canvas, bar, bar_ticks, stem: Callback::new(move |_| stem()), full });
+    let words = MapWords { title: title.clone(), signal_keys, marked_row, ticks_mark, labels: all_labels, full };
+    let (summary, shown) = summarised(map, n, words.clone(), announce);
+    let read = RwSignal::new(String::new());
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let arrow = ev.key().starts_with("Arrow");
+        on_key(ev);
+        if let (true, Some(h), Some(m)) = (arrow, hover.get_untracked(), map.get_untracked()) {
+            read.set(cell_reading(h, &m, n.get_untracked(), full));
+        }
+    };
+    let summary_id = format!("{id}-summary");
     view! {
         <figure class="panel" id=id>
             <h3>{title}</h3>
@@ -245,7 +264,7 @@ pub fn Heatmap(
                 <AxisLabelStrip axis=Axis::Queries labels hovered=Signal::derive(move || hover.get().map(|h| h.i)) resized />
             </Show>
             <div class="heatmap-wrap">
-                <canvas node_ref=canvas class="map" tabindex="0" role="img"
+                <canvas node_ref=canvas class="map" tabindex="0" role="img" aria-describedby=summary_id.clone()
                     aria-label=move || crate::tr!(if on_pick.is_some() { "map-aria-pick" } else { "map-aria" }, title = aria_title.clone(), n = n.get())
                     on:mousemove=move |ev| hover.set(cell_at(&ev))
                     on:mouseleave=move |_| hover.set(None)
@@ -264,10 +283,92 @@ pub fn Heatmap(
                 Some(i) => crate::tr!(marked_note.unwrap_or("map-queries-marked"), last = n.get().saturating_sub(1), row = i),
                 None => crate::tr!("map-queries", last = n.get().saturating_sub(1)),
             }}</div>
+            <p class="map-summary" id=summary_id>{move || summary.get()}</p>
+            <p class="sr-only cursor-read" aria-live="polite">{move || read.get()}</p>
             <ColorBar bar scale bar_ticks />
             <ExportButtons save />
+            <MapAsTable title=words.title.clone() map=shown labels=all_labels />
         </figure>
     }
+}
+
+/// Every token's label where the page gives one per token (for the words; the axes draw
+/// only some).
+fn labels_of(labels: Option<Signal<Vec<AxisLabel>>>, n: usize) -> Vec<AxisLabel> {
+    labels.map(|l| l.get()).filter(|l| l.len() == n).unwrap_or_default()
+}
+
+/// What a map's sentences need beside its numbers.
+#[derive(Clone)]
+struct MapWords {
+    title: String,
+    signal_keys: Signal<Vec<usize>>,
+    marked_row: Option<Signal<Option<usize>>>,
+    ticks_mark: Option<Signal<String>>,
+    labels: Signal<Vec<AxisLabel>>,
+    full: Option<FullMap>,
+}
+
+/// Every entry of the map where the page holds it and it is small enough to read at once.
+fn every_entry(full: Option<FullMap>, n: usize) -> Option<Vec<f32>> {
+    full.filter(|_| n <= crate::viz::export::FULL_CSV_MAX).and_then(|f| f.run(())).filter(|(side, v)| *side == n && v.len() == n * n).map(|(_, v)| v)
+}
+
+/// The map's summary, made once the map has held still (and said, where `speak`), and the
+/// settled map with its size for the table.
+fn summarised(map: Signal<Option<PooledMap>>, n: Signal<usize>, w: MapWords, speak: bool) -> (Memo<String>, Signal<Option<(PooledMap, usize)>>) {
+    let state = settled(Signal::derive(move || (map.get(), n.get())));
+    let shown = Signal::derive(move || state.get().and_then(|(m, n)| m.map(|m| (m, n))));
+    let title = w.title.clone();
+    let summary = Memo::new(move |_| {
+        let Some((m, n)) = shown.get() else { return String::new() };
+        let keys = w.signal_keys.get();
+        let row = w.marked_row.and_then(|r| r.get());
+        let whole = if m.r < n { every_entry(w.full, n) } else { None };
+        let facts = match &whole {
+            Some(v) => crate::viz::describe::map_facts(v, n, n, &keys, row),
+            None => crate::viz::describe::map_facts(&m.values, m.r, n, &keys, row),
+        };
+        let what = match keys.is_empty() {
+            true => String::new(),
+            false => w.ticks_mark.map_or_else(|| crate::tr!("map-signal-keys"), |t| t.get()),
+        };
+        let labels = w.labels.get();
+        facts.map(|f| crate::ui::components::figure_words::map_summary(&f, &what, (!labels.is_empty()).then_some(labels.as_slice()))).unwrap_or_default()
+    });
+    if speak {
+        let first = StoredValue::new(true);
+        Effect::new(move |_| {
+            let s = summary.get();
+            if s.is_empty() {
+                return;
+            }
+            match first.get_value() {
+                true => first.set_value(false),
+                false => announce(format!("{title}: {s}")),
+            }
+        });
+    }
+    (summary, shown)
+}
+
+/// What the keyboard cursor reads aloud at `h`: the entry itself where the picture or the
+/// page holds it, else the picture's value, which is its block's largest magnitude.
+fn cell_reading(h: Hover, m: &PooledMap, n: usize, full: Option<FullMap>) -> String {
+    if h.i >= n || h.j >= n || m.r == 0 {
+        return String::new();
+    }
+    if m.r == n {
+        return crate::tr!("map-cell-read", i = h.i, j = h.j, value = readable(m.values[h.i * n + h.j] as f64));
+    }
+    if let Some(v) = every_entry(full, n) {
+        return crate::tr!("map-cell-read", i = h.i, j = h.j, value = readable(v[h.i * n + h.j] as f64));
+    }
+    let pixel = |k: usize| (k * m.r / n).min(m.r - 1);
+    let edges = crate::viz::pooling::block_edges(n, m.r);
+    // The pixel whose block holds k (edges are floors, so the estimate may be one early).
+    let block = |k: usize| (pixel(k)..m.r).find(|p| edges[p + 1] > k).unwrap_or(m.r - 1);
+    crate::tr!("map-cell-read-pooled", i = h.i, j = h.j, value = readable(m.values[block(h.i) * m.r + block(h.j)] as f64))
 }
 
 /// The labels to draw: the page's, when there is one a token and not too many.

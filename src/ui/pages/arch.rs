@@ -64,14 +64,14 @@ pub fn ArchPage() -> impl IntoView {
                 <button on:click=move |_| config.set(ArchConfig::default())>{tr!("arch-7b")}</button>
                 <button on:click=move |_| config.set(ArchConfig { kv_heads: 8, ..ArchConfig::default() })>{tr!("arch-7b-gqa")}</button>
             </div>
-            <div class="table-scroll"><table class="numbers" id="arch-table">
+            <div class="table-scroll" tabindex="0"><table class="numbers" id="arch-table">
                 <thead><tr><th>{tr!("th-model")}</th><th>{tr!("th-attention-params")}</th><th>{tr!("th-whole-model")}</th><th>{tr!("th-vs-baseline")}</th><th>{tr!("th-kv-cache")}</th><th>{tr!("th-kv-bytes-read")}</th></tr></thead>
                 <tbody>{row("baseline", Variant::Baseline)}{row("DIFF V1", Variant::DiffV1)}{row("DIFF V2", Variant::DiffV2)}</tbody>
             </table></div>
             <p class="explain">{tr!("arch-caches")}</p>
             <h3>{tr!("arch-lambda-init")}</h3>
             <p class="explain">{tr!("arch-lambda-init-explain")}</p>
-            <div class="table-scroll"><table class="numbers" id="lambda-init-table">
+            <div class="table-scroll" tabindex="0"><table class="numbers" id="lambda-init-table">
                 <thead><tr><th>{tr!("th-depth")}</th>{(0..8).map(|d| view! { <th>{d}</th> }).collect_view()}</tr></thead>
                 <tbody><tr><td>"λ_init"</td>{(0..8).map(|d| view! { <td>{format!("{:.3}", lambda_init_for_depth(d))}</td> }).collect_view()}</tr></tbody>
             </table></div>

@@ -75,7 +75,7 @@ fn NetTable(columns: Signal<Option<Columns>>) -> impl IntoView {
     view! {
         <figure class="panel" id="net-table">
             <figcaption class="explain">{tr!("net-table-explain")}</figcaption>
-            <div class="table-scroll"><table class="numbers">
+            <div class="table-scroll" tabindex="0"><table class="numbers">
                 <thead>
                     <tr><th></th>{AttentionKind::ALL.map(|k| view! { <th colspan="2" scope="colgroup">{kind_title(k)}</th> }).into_iter().collect_view()}</tr>
                     <tr><th scope="col">{tr!("th-layer")}</th>{(0..3).map(|_| view! { <th scope="col">{tr!("th-needle")}</th><th scope="col">{tr!("th-rest")}</th> }).collect_view()}</tr>
@@ -130,7 +130,7 @@ fn MagnitudeTable(columns: Signal<Option<Columns>>) -> impl IntoView {
     view! {
         <figure class="panel" id="magnitude-table">
             <figcaption class="explain">{tr!("magnitude-explain")}</figcaption>
-            <div class="table-scroll"><table class="numbers">
+            <div class="table-scroll" tabindex="0"><table class="numbers">
                 <thead><tr><th></th><th scope="col">{tr!("th-logits-top1")}</th><th scope="col">{tr!("th-top10")}</th><th scope="col">{tr!("th-median")}</th><th scope="col">{tr!("th-hidden-top1")}</th><th scope="col">{tr!("th-median")}</th></tr></thead>
                 <tbody>{body}</tbody>
             </table></div>

@@ -216,7 +216,7 @@ fn HeadMaps(view_state: ExplainedView, hover: RwSignal<Option<Hover>>) -> impl I
                 <Heatmap id="model-a2" title="A2" explain=tr!("single-a2-explain")
                     map=Signal::derive(move || head_maps.get().and_then(|m| m.1)) n=n_tokens signal_keys=answer_span hover on_pick=pick marked_row=marked ticks_mark=ticks labels />
                 <Heatmap id="model-diff" title="A1 − λ·A2" explain=tr!("single-diff-explain")
-                    map=Signal::derive(move || head_maps.get().and_then(|m| m.2)) n=n_tokens signal_keys=answer_span hover on_pick=pick marked_row=marked ticks_mark=ticks labels />
+                    map=Signal::derive(move || head_maps.get().and_then(|m| m.2)) n=n_tokens signal_keys=answer_span hover on_pick=pick marked_row=marked ticks_mark=ticks labels announce=true />
             </Show>
         </div>
         {tooltip}

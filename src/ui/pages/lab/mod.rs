@@ -226,7 +226,7 @@ fn LabMaps(state: RwSignal<LabState>, runs: Runs, pictures: Pictures, lambda: Me
             <Heatmap id="map-a2" title="A2 = softmax(Q2·K2ᵀ/√d)" explain=tr!("lab-a2-explain")
                 map=pictures.a2 n signal_keys hover on_pick=pick_row file=stem("A2") full=whole(MapKind::A2) />
             <Heatmap id="map-diff" title="A1 − λ·A2" explain=tr!("lab-diff-explain")
-                map=pictures.diff n signal_keys hover on_pick=pick_row file=stem("A1-minus-lambda-A2") full=whole(MapKind::Diff) />
+                map=pictures.diff n signal_keys hover on_pick=pick_row file=stem("A1-minus-lambda-A2") full=whole(MapKind::Diff) announce=true />
         </div>
         {tooltip}
         <p class="axis-note" id="pooling-note">{move || {

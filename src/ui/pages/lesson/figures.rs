@@ -195,7 +195,7 @@ fn choose_figure(run: Memo<Run>, lambda: Memo<f32>, failure: Option<Memo<LabStat
             overlay=Signal::derive(move || Some(lambda_marker(lambda.get(), run.get().0.metrics(lambda.get())))) />
         {facts(sentence)}
         {failure.is_none().then(|| view! {
-            <div class="table-scroll"><table class="numbers" id="lambda-init-table">
+            <div class="table-scroll" tabindex="0"><table class="numbers" id="lambda-init-table">
                 <caption>{tr!("lambda-init-caption")}</caption>
                 <thead><tr><th>{tr!("th-depth")}</th>{lambda_init_table().into_iter().map(|(d, _)| view! { <th>{d}</th> }).collect_view()}</tr></thead>
                 <tbody><tr><td>"λ_init"</td>{lambda_init_table().into_iter().map(|(_, l)| view! { <td>{format!("{l:.3}")}</td> }).collect_view()}</tr></tbody>
@@ -220,7 +220,7 @@ fn CostFigure(step: usize, figure_link: RwSignal<Option<(usize, String)>>) -> im
                 <button id="cost-mha" aria-pressed=move || (!gqa.get()).to_string() on:click=set(None)>{tr!("cost-mha")}</button>
                 <button id="cost-gqa" aria-pressed=move || gqa.get().to_string() on:click=set(Some(8))>{tr!("cost-gqa")}</button>
             </div>
-            <div class="table-scroll"><table class="numbers" id="cost-table">
+            <div class="table-scroll" tabindex="0"><table class="numbers" id="cost-table">
                 <thead><tr><th>{tr!("th-model")}</th><th>{tr!("th-attention-params")}</th><th>{tr!("th-whole-model")}</th><th>{tr!("th-vs-baseline")}</th><th>{tr!("th-kv-cache")}</th><th>{tr!("th-kv-read")}</th></tr></thead>
                 <tbody>{move || cost_rows(&config.get()).into_iter().map(|r| view! {
                     <tr><td>{r.name}</td><td>{r.attention}</td><td>{r.model}</td><td>{r.model_vs_baseline}</td><td>{r.cache}</td><td>{r.read}</td></tr>

@@ -151,7 +151,7 @@ pub fn PaperFigure() -> impl IntoView {
     view! {
         <figure class="lesson-figure panel" id="lesson-figure" data-figure="paper">
             <StatusLine status attempt ready=tr!("lesson-computed") />
-            <div class="table-scroll"><table class="numbers" id="paper-table">
+            <div class="table-scroll" tabindex="0"><table class="numbers" id="paper-table">
                 <caption>{tr!("paper-caption")}</caption>
                 <thead><tr><th>{tr!("th-model")}</th><th>{tr!("th-on-answer")}</th><th>{tr!("th-on-context")}</th><th>{tr!("th-largest-logit")}</th><th>{tr!("th-median-logit")}</th><th>{tr!("th-four-bit")}</th></tr></thead>
                 <tbody>

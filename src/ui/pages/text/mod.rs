@@ -7,6 +7,7 @@ mod grid;
 mod own;
 mod results;
 mod session;
+mod spoken;
 
 use crate::engine::text::{CONTEXT, STEP};
 use crate::state::text_state::TextState;
@@ -44,6 +45,7 @@ pub fn TextPage() -> impl IntoView {
     let (state, notes) = crate::ui::pages::linked_state(Router::get(), Page::Text, TextState::from_params, TextState::to_params);
     let backend = crate::ui::backend::from_context();
     let session = TextSession::new(state, backend);
+    spoken::speak(state, session);
     let timing = move || session.last_ms.get().map(|ms| tr!("text-timing", ms = format!("{ms:.0}")));
     // Only a new text sets the box's value (setting it, even unchanged, is work for the browser).
     let text = Memo::new(move |_| state.with(|s| s.text.clone()));

@@ -96,7 +96,7 @@ fn per_play(long: &LongContext) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <div class="table-scroll"><table class="numbers" id="text-per-play">
+        <div class="table-scroll" tabindex="0"><table class="numbers" id="text-per-play">
             <caption>{tr!("text-per-play-caption", seeds = long.seeds.len())}</caption>
             <thead><tr><th scope="col">{tr!("text-th-play")}</th>{cols()}<th scope="col">{tr!("text-ngram-name", order = long.ngram.order)}</th>{versus()}</tr></thead>
             <tbody>{rows}</tbody>
@@ -107,7 +107,7 @@ fn per_play(long: &LongContext) -> impl IntoView {
 fn tables(s: EvalSummary) -> AnyView {
     let Some(long) = s.long_context.clone() else { return view! { <p class="notice">{tr!("text-results-old")}</p> }.into_any() };
     view! {
-        <div class="table-scroll"><table class="numbers" id="text-results">
+        <div class="table-scroll" tabindex="0"><table class="numbers" id="text-results">
             <caption>{tr!("text-results-caption")}</caption>
             <thead><tr><th scope="col">{tr!("th-model")}</th><th scope="col">{tr!("text-th-loss", seeds = long.seeds.len())}</th><th scope="col">{tr!("text-th-seeds")}</th>
             <th scope="col">{tr!("text-th-bits")}</th><th scope="col">{tr!("text-th-window")}</th><th scope="col">{tr!("text-th-versus")}</th><th scope="col">{tr!("text-th-text-alone")}</th></tr></thead>
