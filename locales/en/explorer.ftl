@@ -226,3 +226,7 @@ own-none = none
 own-reading = Reading the files…
 own-loaded = Loaded { $label }: { $kind }, { $layers } layers.
 model-open-text = These models speak a made-up needle language. To see the same three kinds on real text you type, open “Your own text” →
+
+## Said through the live region (issue 45)
+said-prediction-right = query { $k } predicts { $predicted } ({ $percent }%), right
+said-prediction-wrong = query { $k } predicts { $predicted } ({ $percent }%), wrong

@@ -217,3 +217,7 @@ own-none = 无
 own-reading = 正在读取文件…
 own-loaded = 已加载 { $label }：{ $kind }，{ $layers } 层。
 model-open-text = 这些模型说的是人造的“针”语言。想在你自己输入的真实文字上看同样三种模型，请打开“你自己的文字”→
+
+## 由播报区读出（issue 45）
+said-prediction-right = 查询 { $k } 预测 { $predicted }（{ $percent }%），正确
+said-prediction-wrong = 查询 { $k } 预测 { $predicted }（{ $percent }%），错误

@@ -54,7 +54,7 @@ for (const mode of ['gpu', 'cpu']) {
       await page.waitForFunction(() => document.querySelector('#map-diff-summary')?.textContent.length > 0, null, { timeout: 30_000 });
       const before = await page.textContent('#map-diff-summary');
       assert.match(before, /\d+ of 64 queries put their largest weight on key \d+\./);
-      assert.match(before, /attend most to the signal keys, which hold \d+% of all the weight/);
+      assert.match(before, /attend most to the signal keys; \d+% of the weight's total magnitude lies there/);
       assert.equal(await page.getAttribute('#map-diff canvas.map', 'aria-describedby'), 'map-diff-summary');
 
       // λ by keyboard: Tab to the slider, arrows down to 0, where A1 − λ·A2 is A1.
@@ -146,8 +146,35 @@ for (const mode of ['gpu', 'cpu']) {
       await page.waitForFunction(() => /writing on/.test(document.querySelector('#announcer')?.textContent || ''));
       await page.waitForTimeout(1500);
       await page.keyboard.press('Enter');
-      await page.waitForFunction(() => /Baseline wrote: .+DIFF V1 wrote: /.test(document.querySelector('#announcer')?.textContent || ''), null, { timeout: 20_000 });
+      await page.waitForFunction(() => /Baseline Transformer wrote: [\s\S]+DIFF Transformer V1 wrote: [\s\S]+DIFF Transformer V2 wrote: /.test(document.querySelector('#announcer')?.textContent || ''), null, { timeout: 20_000 });
       await noViolations(page, `the text page after typing and writing (${mode})`);
+      assert.deepEqual(b.errors, []);
+    } finally {
+      await b.stop();
+    }
+  });
+}
+
+for (const mode of ['gpu', 'cpu']) {
+  test(`keyboard only, ${mode} mode: a new prompt in the explorer says each model's prediction`, async () => {
+    const b = await start(mode);
+    try {
+      const page = await b.open('#/model?view=compare&seed=5');
+      await page.waitForFunction(() => document.querySelectorAll('ul.predictions li').length >= 3, null, { timeout: 60_000 });
+      await page.waitForTimeout(1000);
+      assert.equal(await page.textContent('#announcer'), '', 'the predictions the page opened with are shown, not said');
+      await tabTo(page, '#new-prompt');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => /^Baseline Transformer: query 1 predicts/.test(document.querySelector('#announcer')?.textContent || ''), null, { timeout: 30_000 });
+      const said = await page.textContent('#announcer');
+      // Each model's first prediction as its column shows it.
+      const shown = await page.$$eval('ul.predictions', (uls) => uls.map((ul) => ul.querySelector('li').textContent));
+      assert.equal(shown.length, 3);
+      for (const line of shown) {
+        const [, predicted, percent, verdict] = line.match(/predicts (\S+) \((\d+)%\).*— (right|wrong)$/) || [];
+        assert.ok(predicted, `a prediction: ${line}`);
+        assert.ok(said.includes(`query 1 predicts ${predicted} (${percent}%), ${verdict}`), `said: ${said}; shown: ${line}`);
+      }
       assert.deepEqual(b.errors, []);
     } finally {
       await b.stop();

@@ -8,13 +8,16 @@ use crate::viz::describe::{curve_facts, MapFacts, Trend};
 use crate::viz::labels::AxisLabel;
 use std::ops::Range;
 
-/// "47%", "0.4%": a share as the summaries print it.
+/// "47%", "0.4%", "<0.1%", "99.7%": a share as the summaries print it, never rounded to
+/// a "0%" or "100%" that it is not.
 pub fn percent(share: f64) -> String {
     let p = 100.0 * share;
-    if p != 0.0 && p.abs() < 1.0 {
-        format!("{p:.1}%")
-    } else {
-        format!("{p:.0}%")
+    match p {
+        _ if p <= 0.0 || p >= 100.0 => format!("{p:.0}%"),
+        _ if p < 0.1 => "<0.1%".into(),
+        _ if p > 99.9 => ">99.9%".into(),
+        _ if !(1.0..=99.0).contains(&p) => format!("{p:.1}%"),
+        _ => format!("{p:.0}%"),
     }
 }
 
@@ -40,8 +43,10 @@ pub fn map_summary(f: &MapFacts, what: &str, labels: Option<&[AxisLabel]>) -> St
         (Some(fav), true) => out.push(crate::tr!("map-sum-favourite-pooled", rows = fav.rows, all = all, key = keys_words(&fav.keys, None))),
     }
     if !what.is_empty() {
+        // With negative weights the shares are of the magnitude, and the sentence says so.
+        let signed = f.negative_share.is_some_and(|s| s >= 0.001);
         out.push(match f.marked_share {
-            Some(s) => crate::tr!("map-sum-marked", rows = f.rows_on_marked, all = all, what = what, share = percent(s), rest = percent(1.0 - s)),
+            Some(s) => crate::tr!(if signed { "map-sum-marked-magnitude" } else { "map-sum-marked" }, rows = f.rows_on_marked, all = all, what = what, share = percent(s), rest = percent(1.0 - s)),
             None => crate::tr!("map-sum-marked-pooled", rows = f.rows_on_marked, all = all, what = what),
         });
     }

@@ -223,6 +223,7 @@ pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
     let attempt = RwSignal::new(0u32);
     let ready = load_all(ckpt, library, status, attempt);
     let columns = compare_prompts(state, notes, library, ready, status, backend);
+    super::spoken::speak(columns);
     let shown = shown_heads(state, columns);
     // One colour scale for every column: the largest A1 or A2 value among the heads shown.
     let vmax = Memo::new(move |_| {
@@ -302,8 +303,8 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
                 file=stem(if diff { "A1-minus-lambda-A2" } else { "A" }) />
             {diff.then(|| view! {
                 <div class="pair">
-                    <Heatmap id=format!("cmp-{slug}-a1") title="A1" map=Signal::derive(move || maps.get().and_then(|m| m.1.map(|p| p.0))) n signal_keys=span hover marked_row=marked ticks_mark=ticks file=stem("A1") />
-                    <Heatmap id=format!("cmp-{slug}-a2") title="A2" map=Signal::derive(move || maps.get().and_then(|m| m.1.map(|p| p.1))) n signal_keys=span hover marked_row=marked ticks_mark=ticks file=stem("A2") />
+                    <Heatmap id=format!("cmp-{slug}-a1") title="A1" map=Signal::derive(move || maps.get().and_then(|m| m.1.map(|p| p.0))) n signal_keys=span hover marked_row=marked ticks_mark=ticks labels file=stem("A1") />
+                    <Heatmap id=format!("cmp-{slug}-a2") title="A2" map=Signal::derive(move || maps.get().and_then(|m| m.1.map(|p| p.1))) n signal_keys=span hover marked_row=marked ticks_mark=ticks labels file=stem("A2") />
                 </div>
             })}
             <p class="axis-note" id=format!("lambda-{slug}")>{move || { let (l, _, _) = here.get()?; let x = run()?; Some(lambda_sentence(&x, l)) }}</p>

@@ -11,6 +11,7 @@ mod layer_view;
 pub(crate) mod own_model;
 mod prompt_editor;
 mod single;
+mod spoken;
 
 use crate::state::model_state::{AttentionKind, ModelKnob, ModelState, View, BITS, CHECKPOINT, CONTEXTS, DEPTH, NEEDLES, QUERIES};
 use crate::tr;

@@ -1,0 +1,42 @@
+//! What the side-by-side explorer says through the app's live region (issue 45): the
+//! three models' predictions, once they have settled after the reader changed something
+//! (a prompt, a λ, a checkpoint), never the ones the page opened with.
+
+use crate::engine::model::word;
+use crate::engine::shared::AttentionKind;
+use crate::tr;
+use crate::ui::components::announce::{announce, settled};
+use crate::ui::format::kind_title;
+use crate::ui::pages::explorer::compare::Columns;
+use leptos::prelude::*;
+
+/// "Baseline: query 1 predicts k7 (83%), right. DIFF V1: …".
+fn predictions(c: &Columns) -> String {
+    let each: Vec<String> = c
+        .runs
+        .iter()
+        .zip(AttentionKind::ALL)
+        .map(|(x, kind)| {
+            let said: Vec<String> = x
+                .predictions
+                .iter()
+                .enumerate()
+                .map(|(k, p)| tr!(if p.right() { "said-prediction-right" } else { "said-prediction-wrong" }, k = k + 1, predicted = word(p.predicted), percent = format!("{:.0}", 100.0 * p.probability)))
+                .collect();
+            format!("{}: {}", kind_title(kind), said.join(&tr!("list-separator")))
+        })
+        .collect();
+    each.join(". ")
+}
+
+pub(super) fn speak(columns: RwSignal<Option<Columns>>) {
+    let said = settled(Signal::derive(move || columns.with(|c| c.as_ref().map(predictions))));
+    let first = StoredValue::new(true);
+    Effect::new(move |_| {
+        let Some(text) = said.get().flatten() else { return };
+        if std::mem::replace(&mut *first.write_value(), false) {
+            return;
+        }
+        announce(text);
+    });
+}
