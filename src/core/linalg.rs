@@ -35,34 +35,45 @@ const FEW_ROWS: usize = 2;
 /// The depth matrixmultiply's single-precision product sums in one pass (`S_KC`).
 const GEMM_KC: usize = 256;
 
+/// Outputs computed together by [`few_rows_times`]: eight independent sums, one vector.
+const LANES: usize = 8;
+
 /// `out[o] = x · W[o]` for every row `o` of the row-major `weights`, each sum taken in
 /// the order of matrixmultiply's wasm kernel (no fused multiply-add there): from zero,
 /// one product at a time, in blocks of [`GEMM_KC`] that are then added in order. So in
 /// the browser a row computed here equals, bit for bit, the same row of a whole pass
 /// (the text page compares a character's loss after a key with its loss after a whole
-/// pass); natively, where the library fuses, they agree to rounding. Four outputs at a
-/// time keep four independent sums in flight.
+/// pass); natively, where the library fuses, they agree to rounding.
+///
+/// One dot product per output would be a chain of dependent additions ("Write on" spends
+/// most of a character here). Instead [`LANES`] rows are first laid side by side for a
+/// block of the sum, so each step adds one product to each of the eight sums at once,
+/// from contiguous memory: a vector operation, each sum still in its own order.
 fn few_rows_times(x: &[f32], weights: &[f32], out: &mut [f32]) {
     let k = x.len();
-    for (o4, w4) in out.chunks_mut(4).zip(weights.chunks(4 * k)) {
-        // Up to four rows, without an allocation per group (this runs per character).
-        let mut rows: [&[f32]; 4] = [&[]; 4];
-        rows.iter_mut().zip(w4.chunks_exact(k)).for_each(|(r, w)| *r = w);
-        let rows = &rows[..o4.len()];
-        let mut total = [0.0f32; 4];
+    let mut side = [[0.0f32; LANES]; GEMM_KC];
+    for (o_group, w_group) in out.chunks_mut(LANES).zip(weights.chunks(LANES * k)) {
+        let m = o_group.len();
+        let mut total = [0.0f32; LANES];
         for start in (0..k).step_by(GEMM_KC) {
             let end = (start + GEMM_KC).min(k);
-            let mut sum = [0.0f32; 4];
-            for (kk, &xv) in x.iter().enumerate().take(end).skip(start) {
-                for (s, row) in sum.iter_mut().zip(rows) {
-                    *s += row[kk] * xv;
+            let side = &mut side[..end - start];
+            for (o, row) in w_group.chunks_exact(k).enumerate() {
+                for (cell, &w) in side.iter_mut().zip(&row[start..end]) {
+                    cell[o] = w;
+                }
+            }
+            let mut sum = [0.0f32; LANES];
+            for (cells, &xv) in side.iter().zip(&x[start..end]) {
+                for (s, &w) in sum.iter_mut().zip(cells) {
+                    *s += w * xv;
                 }
             }
             for (t, s) in total.iter_mut().zip(sum) {
                 *t = if start == 0 { s } else { s + *t };
             }
         }
-        o4.copy_from_slice(&total[..o4.len()]);
+        o_group.copy_from_slice(&total[..m]);
     }
 }
 

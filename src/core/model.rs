@@ -61,6 +61,10 @@ pub struct ForwardOptions {
     pub logit_quant_bits: Option<u32>,
     pub lambda: LambdaOverride,
     pub subln: Option<bool>,
+    /// Leave the hidden-state statistics out of [`Model::extend`]'s pass (zeros): they
+    /// sort every entry of the stream, and "Write on", which extends a pass by one row
+    /// per character and never shows them, would spend a quarter of each character there.
+    pub skip_hidden_stats: bool,
 }
 
 /// Statistics of the residual stream after a block.

@@ -10,7 +10,7 @@
 
 use super::attention::{HeadMaps, KvRows, LambdaTrace};
 use super::linalg::Mat;
-use super::model::{hidden_stats, ForwardOptions, LayerTrace, Model, ModelOutput};
+use super::model::{hidden_stats, ForwardOptions, HiddenStats, LayerTrace, Model, ModelOutput};
 use super::weights::WeightsError;
 use ndarray::{concatenate, s, Array2, Axis};
 
@@ -158,7 +158,11 @@ impl Model {
             h = self.block_after(block, i, h, &attn_opts, &mut kv, |attn, after| traced = Some((attn, rows_then(earlier.after_block(i), after))));
             let (attn, after) = traced.expect("every block traces its output");
             let Some(maps) = maps_then(&earlier.layers[i].maps, attn.maps) else { return Ok(None) };
-            layers.push(LayerTrace { lambda: lambda_then(&earlier.layers[i].lambda, attn.lambda), maps, hidden: hidden_stats(&after) });
+            let hidden = match opts.skip_hidden_stats {
+                true => HiddenStats { mean: 0.0, rms: 0.0, outliers: Default::default() },
+                false => hidden_stats(&after),
+            };
+            layers.push(LayerTrace { lambda: lambda_then(&earlier.layers[i].lambda, attn.lambda), maps, hidden });
             kv_all.push(kv);
         }
         let last = rows_then(&earlier.cache.last, &h);

@@ -74,7 +74,11 @@ pub fn map_facts(values: &[f32], side: usize, n: usize, marked: &[usize], marked
         }
     }
     let share = |part: f64| (exact && total > 0.0).then(|| part / total);
-    let favourite = picks.iter().enumerate().filter(|(_, c)| **c > 0).max_by_key(|(j, c)| (**c, std::cmp::Reverse(*j))).map(|(j, c)| Favourite { keys: edges[j]..edges[j + 1], rows: *c, marked: column_marked[j] });
+    let favourite = picks.iter().enumerate().filter(|(_, c)| **c > 0).max_by_key(|(j, c)| (**c, std::cmp::Reverse(*j))).map(|(j, c)| Favourite {
+        keys: edges[j]..edges[j + 1],
+        rows: *c,
+        marked: column_marked[j],
+    });
     let row = marked_row.filter(|r| *r < n).and_then(|r| {
         let p = edges.windows(2).position(|w| (w[0]..w[1]).contains(&r))?;
         let cells = &values[p * side..(p + 1) * side];

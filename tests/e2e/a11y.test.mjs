@@ -182,6 +182,39 @@ for (const mode of ['gpu', 'cpu']) {
   });
 }
 
+test('keyboard only: the lesson from its first step to its last, each figure described', async () => {
+  const b = await start('cpu');
+  try {
+    const page = await b.open('#/learn');
+    await page.waitForSelector('#lesson-step[data-step="1"]');
+    // A glossary term: Enter opens its definition in place, Escape closes it.
+    await tabTo(page, 'button.term');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.definition');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('.definition', { state: 'detached' });
+    await tabTo(page, '#step-next');
+    for (let k = 1; k <= 10; k++) {
+      await page.waitForSelector(`#lesson-step[data-step="${k}"]`);
+      // Every figure of the step has a name, and a description that says something.
+      await page.waitForFunction(() => {
+        const figures = [...document.querySelectorAll('#lesson-figure [role="img"]')];
+        const described = (el) => { const d = el.getAttribute('aria-describedby'); return d && document.getElementById(d)?.textContent.trim().length > 20; };
+        const facts = document.querySelector('#figure-facts')?.textContent.trim().length > 20;
+        return figures.every((f) => f.getAttribute('aria-label')) && (facts || (figures.length > 0 && figures.every(described)));
+      }, null, { timeout: 30_000 });
+      if (k < 10) {
+        assert.equal(await page.evaluate(() => document.activeElement?.id), 'step-next', `focus stays on Next at step ${k}`);
+        await page.keyboard.press('Enter');
+      }
+    }
+    assert.equal(await page.getAttribute('#step-next', 'disabled'), '', 'no step after the last');
+    assert.deepEqual(b.errors, []);
+  } finally {
+    await b.stop();
+  }
+});
+
 /** The states a person reaches, each checked by axe. */
 const STATES = [
   ...Array.from({ length: 10 }, (_, k) => ({ hash: `#/learn?step=${k + 1}`, ready: '#lesson-figure canvas, #lesson-figure table, #lesson-figure article' })),

@@ -230,7 +230,7 @@ pub struct Explained {
 /// How the state runs a model: every map and attention logit kept (T is at most a few
 /// hundred tokens), at the state's logit precision, with its λ and norm overrides.
 pub fn forward_options(state: &ModelState, kind: AttentionKind) -> ForwardOptions {
-    ForwardOptions { maps: MapRequest::All, keep_logits: true, logit_quant_bits: state.bits, lambda: state.lambda_override(kind), subln: state.subln_override(kind) }
+    ForwardOptions { maps: MapRequest::All, keep_logits: true, logit_quant_bits: state.bits, lambda: state.lambda_override(kind), subln: state.subln_override(kind), skip_hidden_stats: false }
 }
 
 /// Runs the state's prompt through the single view's model.

@@ -79,7 +79,7 @@ impl Writer {
 
     /// Model `i` (`model`) writes one more character after what it has read; returns it.
     pub fn step(&mut self, i: usize, model: &Model, vocab: &CharVocab, lambda: &LambdaOverride) -> Result<char, String> {
-        let opts = ForwardOptions { lambda: lambda.clone(), ..Default::default() };
+        let opts = ForwardOptions { lambda: lambda.clone(), skip_hidden_stats: true, ..Default::default() };
         let message = |e: crate::core::weights::WeightsError| crate::engine::model::weights_message(&e);
         let (tokens, out) = match self.windows[i].take() {
             Some((tokens, earlier)) if tokens.len() <= CONTEXT => match model.extend(&earlier, &tokens, &opts).map_err(message)? {

@@ -9,27 +9,23 @@ use std::time::Duration;
 /// drag's steps or a held arrow key's repeats, short enough to follow a deliberate press.
 pub const SETTLE: Duration = Duration::from_millis(700);
 
-thread_local! {
-    static SAID: RwSignal<String> = RwSignal::new(String::new());
-}
-
 /// Says `text` through the app's live region (politely: after what the reader is saying).
+/// The region's text is set directly: a signal for it would belong to whichever component
+/// first touched it, and die with that component (a language switch rebuilds the pages).
 pub fn announce(text: String) {
-    SAID.with(|s| {
-        // The same sentence twice is still news (the same summary after a change back):
-        // a region only speaks when its text changes, so it is emptied first.
-        if s.get_untracked() == text {
-            s.set(String::new());
-        }
-        s.set(text);
-    });
+    let Some(region) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("announcer")) else { return };
+    // The same sentence twice is still news (the same summary after a change back): a
+    // region speaks when its text changes, so it is emptied first.
+    if region.text_content().as_deref() == Some(text.as_str()) {
+        region.set_text_content(None);
+    }
+    region.set_text_content(Some(&text));
 }
 
-/// The app's one live region, visually hidden.
+/// The app's one live region, visually hidden; [`announce`] fills it.
 #[component]
 pub fn Announcer() -> impl IntoView {
-    let said = SAID.with(|s| *s);
-    view! { <div id="announcer" class="sr-only" role="status" aria-live="polite">{move || said.get()}</div> }
+    view! { <div id="announcer" class="sr-only" role="status" aria-live="polite"></div> }
 }
 
 /// `source`'s value once it has held for [`SETTLE`] (`None` until the first has).

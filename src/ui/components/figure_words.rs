@@ -92,7 +92,20 @@ pub fn chart_summary(spec: &ChartSpec) -> String {
         .take(CURVES_SAID)
         .filter_map(|(name, points)| {
             let f = curve_facts(points)?;
-            Some(crate::tr!("chart-sum-curve", name = *name, trend = trend_words(f.trend), xname = spec.x_label.as_str(), x0 = x(f.first.0), y0 = x(f.first.1), x1 = x(f.last.0), y1 = x(f.last.1), xmin = x(f.min.0), ymin = x(f.min.1), xmax = x(f.max.0), ymax = x(f.max.1)))
+            Some(crate::tr!(
+                "chart-sum-curve",
+                name = *name,
+                trend = trend_words(f.trend),
+                xname = spec.x_label.as_str(),
+                x0 = x(f.first.0),
+                y0 = x(f.first.1),
+                x1 = x(f.last.0),
+                y1 = x(f.last.1),
+                xmin = x(f.min.0),
+                ymin = x(f.min.1),
+                xmax = x(f.max.0),
+                ymax = x(f.max.1)
+            ))
         })
         .collect();
     if curves.len() > CURVES_SAID {

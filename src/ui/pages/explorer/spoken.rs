@@ -21,7 +21,9 @@ fn predictions(c: &Columns) -> String {
                 .predictions
                 .iter()
                 .enumerate()
-                .map(|(k, p)| tr!(if p.right() { "said-prediction-right" } else { "said-prediction-wrong" }, k = k + 1, predicted = word(p.predicted), percent = format!("{:.0}", 100.0 * p.probability)))
+                .map(|(k, p)| {
+                    tr!(if p.right() { "said-prediction-right" } else { "said-prediction-wrong" }, k = k + 1, predicted = word(p.predicted), percent = format!("{:.0}", 100.0 * p.probability))
+                })
                 .collect();
             format!("{}: {}", kind_title(kind), said.join(&tr!("list-separator")))
         })

@@ -151,7 +151,8 @@ fn Paragraph(text: String) -> impl IntoView {
             let def = lesson::term(key).map(|t| t.definition()).unwrap_or_default();
             view! {
                 <button type="button" class="term" data-term=key title=def aria-expanded=move || (open.get() == Some(key)).to_string()
-                    on:click=move |_| open.update(|o| *o = if *o == Some(key) { None } else { Some(key) })>{shown}</button>
+                    on:click=move |_| open.update(|o| *o = if *o == Some(key) { None } else { Some(key) })
+                    on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { open.set(None) }>{shown}</button>
             }
             .into_any()
         }
