@@ -139,3 +139,4 @@ table-map-caption = { $title }: { $n } queries (rows) by { $n } keys (columns).
 table-map-pooled = { $title }: pooled to { $t } × { $t } from { $n } × { $n }; each cell is the value of largest magnitude in its block of queries and keys, as in the picture.
 table-corner = query ↓ key →
 table-chart-caption = { $label }: one row per value of { $x }, one column per curve.
+map-sum-versus-baseline = The baseline's outlined row puts { $share } of its weight on { $what }.

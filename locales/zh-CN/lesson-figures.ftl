@@ -138,3 +138,4 @@ table-map-caption = { $title }：{ $n } 个查询（行）× { $n } 个键（列
 table-map-pooled = { $title }：由 { $n } × { $n } 池化为 { $t } × { $t }；每格是它那一块查询和键里绝对值最大的值，与图相同。
 table-corner = 查询 ↓ 键 →
 table-chart-caption = { $label }：每个 { $x } 值一行，每条曲线一列。
+map-sum-versus-baseline = 基线模型加框的一行把 { $share } 的权重放在{ $what }上。

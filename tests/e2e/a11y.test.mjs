@@ -7,7 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { start, artifact } from './harness.mjs';
+import { start, artifact, lessonSteps } from './harness.mjs';
+
+const STEPS = lessonSteps();
 
 const AXE = fs.readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -170,6 +172,11 @@ for (const mode of ['gpu', 'cpu']) {
       // Each model's first prediction as its column shows it.
       const shown = await page.$$eval('ul.predictions', (uls) => uls.map((ul) => ul.querySelector('li').textContent));
       assert.equal(shown.length, 3);
+      // Each DIFF column's summary compares its answering row with the baseline's.
+      for (const slug of ['diff_v1', 'diff_v2']) {
+        await page.waitForFunction((id) => /The baseline's outlined row puts (<0\.1|>99\.9|[\d.]+)% of its weight on the asked needle/.test(document.getElementById(id)?.textContent || ''), `cmp-${slug}-main-summary`);
+      }
+      assert.doesNotMatch(await page.textContent('#cmp-baseline-main-summary'), /The baseline's/);
       for (const line of shown) {
         const [, predicted, percent, verdict] = line.match(/predicts (\S+) \((\d+)%\).*— (right|wrong)$/) || [];
         assert.ok(predicted, `a prediction: ${line}`);
@@ -193,8 +200,7 @@ test('keyboard only: the lesson from its first step to its last, each figure des
     await page.waitForSelector('.definition');
     await page.keyboard.press('Escape');
     await page.waitForSelector('.definition', { state: 'detached' });
-    await tabTo(page, '#step-next');
-    for (let k = 1; k <= 10; k++) {
+    for (let k = 1; k <= STEPS; k++) {
       await page.waitForSelector(`#lesson-step[data-step="${k}"]`);
       // Every figure of the step has a name, and a description that says something.
       await page.waitForFunction(() => {
@@ -203,9 +209,15 @@ test('keyboard only: the lesson from its first step to its last, each figure des
         const facts = document.querySelector('#figure-facts')?.textContent.trim().length > 20;
         return figures.every((f) => f.getAttribute('aria-label')) && (facts || (figures.length > 0 && figures.every(described)));
       }, null, { timeout: 30_000 });
-      if (k < 10) {
-        assert.equal(await page.evaluate(() => document.activeElement?.id), 'step-next', `focus stays on Next at step ${k}`);
-        await page.keyboard.press('Enter');
+      if (k > 1) assert.equal(await page.evaluate(() => document.activeElement?.id), 'step-title', `a new step starts at its title (step ${k})`);
+      if (k < STEPS) {
+        // Odd steps by Tab to Next and Enter; even ones by the arrow key from the title.
+        if (k % 2) {
+          await tabTo(page, '#step-next');
+          await page.keyboard.press('Enter');
+        } else {
+          await page.keyboard.press('ArrowRight');
+        }
       }
     }
     assert.equal(await page.getAttribute('#step-next', 'disabled'), '', 'no step after the last');
@@ -217,7 +229,7 @@ test('keyboard only: the lesson from its first step to its last, each figure des
 
 /** The states a person reaches, each checked by axe. */
 const STATES = [
-  ...Array.from({ length: 10 }, (_, k) => ({ hash: `#/learn?step=${k + 1}`, ready: '#lesson-figure canvas, #lesson-figure table, #lesson-figure article' })),
+  ...Array.from({ length: STEPS }, (_, k) => ({ hash: `#/learn?step=${k + 1}`, ready: '#lesson-figure canvas, #lesson-figure table, #lesson-figure article' })),
   { hash: '#/lab', ready: '#map-diff-summary:not(:empty)' },
   { hash: '#/model?view=single&model=diff_v1&v1_lambda=0.3', ready: '#model-diff-summary:not(:empty)' },
   { hash: '#/model?view=compare&v2_scale=0.5', ready: '.map-summary:not(:empty)' },

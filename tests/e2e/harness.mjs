@@ -1,6 +1,7 @@
 // Launches Debian's Chromium through playwright-core against the release build served
 // under /difflens/, in one of two modes: WebGPU (SwiftShader) or the CPU fallback.
 import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -107,3 +108,15 @@ function fingerprint(sel) {
   for (let i = 0; i < d.length; i += 7) h = (h * 31 + d[i]) >>> 0;
   return `${c.width}x${c.height}:${h}`;
 }
+
+let tables;
+/** What each page's link accepts, from the pages' own state tables in Rust
+ * (`examples/link_tables.rs`; built with the native tests, in the same profile): the
+ * browser tests never write a route's keys or ranges a second time by hand. */
+export function linkTables() {
+  tables ??= JSON.parse(execFileSync('cargo', ['run', '--quiet', '--locked', '--profile', 'release-tests', '--example', 'link_tables'], { encoding: 'utf8', maxBuffer: 1 << 24 }));
+  return tables;
+}
+
+/** The lesson's number of steps: its `step` key's largest value. */
+export const lessonSteps = () => linkTables().learn.find((row) => row.key === 'step' && row.kind === 'number').max;

@@ -4,7 +4,7 @@
 // reads as Chinese (CJK characters are at least 60% of the letters on screen). Both modes.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, artifact, text } from './harness.mjs';
+import { start, artifact, text, lessonSteps } from './harness.mjs';
 
 /** The share of CJK characters among the letters of the visible text (`sel`), leaving
  * out the prompt's words: the trained models' vocabulary is English words, which no
@@ -62,7 +62,7 @@ for (const mode of ['gpu', 'cpu']) {
       assert.match(await text(page, '#figure-facts'), /噪声键合起来占这一行权重的/);
       // Every step reads as Chinese, the trained models' steps included.
       await page.click('#step-title');
-      for (let step = 2; step <= 10; step++) {
+      for (let step = 2; step <= lessonSteps(); step++) {
         await page.keyboard.press('ArrowRight');
         await page.waitForFunction((k) => document.querySelector('#lesson-step')?.dataset.step === String(k), step);
         await factsShown(page);

@@ -9,8 +9,7 @@
 // a fresh WebGPU-mode load of a model on SwiftShader once took 4.4 s.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { start } from './harness.mjs';
+import { start, linkTables } from './harness.mjs';
 
 const LINKS_PER_MODE = 160;
 // Far past any load time seen: 4.4 s on the 2-core CI machine, 10.4 s for a fresh
@@ -29,9 +28,8 @@ function rng(seed) {
 }
 
 const GARBAGE = ['', 'NaN', 'inf', '-inf', 'abc', '1e400', '%zz', '0x10', '１２', '<b>', '-'];
-// What each page's link accepts, from the pages' own state tables in Rust
-// (`examples/link_tables.rs`; built with the native tests, in the same profile).
-const TABLES = JSON.parse(execFileSync('cargo', ['run', '--quiet', '--locked', '--profile', 'release-tests', '--example', 'link_tables'], { encoding: 'utf8', maxBuffer: 1 << 24 }));
+// What each page's link accepts, from the pages' own state tables in Rust.
+const TABLES = linkTables();
 
 const short = (v) => String(Math.round(v * 1e4) / 1e4);
 /** A row's valid values and its refused ones (each a function of the generator). */

@@ -215,6 +215,9 @@ pub fn Heatmap(
     /// change (the page's main figure; three maps speaking at once would be noise).
     #[prop(optional)]
     announce: bool,
+    /// A sentence the page adds to the summary (how this map compares with the baseline's).
+    #[prop(optional, into)]
+    also: Option<Signal<String>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<html::Canvas>::new();
     let ticks = NodeRef::<html::Canvas>::new();
@@ -237,7 +240,7 @@ pub fn Heatmap(
     let bar_ticks = colour_bar_ticks(bar, scale, resized);
 
     let save = export_callback(MapExport { title: title.clone(), map, n, canvas, bar, bar_ticks, stem: Callback::new(move |_| stem()), full });
-    let words = MapWords { title: title.clone(), signal_keys, marked_row, ticks_mark, labels: all_labels, full };
+    let words = MapWords { title: title.clone(), signal_keys, marked_row, ticks_mark, labels: all_labels, full, also };
     let (summary, shown) = summarised(map, n, words.clone(), announce);
     let read = RwSignal::new(String::new());
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
@@ -307,6 +310,7 @@ struct MapWords {
     ticks_mark: Option<Signal<String>>,
     labels: Signal<Vec<AxisLabel>>,
     full: Option<FullMap>,
+    also: Option<Signal<String>>,
 }
 
 /// Every entry of the map where the page holds it and it is small enough to read at once.
@@ -334,7 +338,11 @@ fn summarised(map: Signal<Option<PooledMap>>, n: Signal<usize>, w: MapWords, spe
             false => w.ticks_mark.map_or_else(|| crate::tr!("map-signal-keys"), |t| t.get()),
         };
         let labels = w.labels.get();
-        facts.map(|f| crate::ui::components::figure_words::map_summary(&f, &what, (!labels.is_empty()).then_some(labels.as_slice()))).unwrap_or_default()
+        let mut said = facts.map(|f| crate::ui::components::figure_words::map_summary(&f, &what, (!labels.is_empty()).then_some(labels.as_slice()))).unwrap_or_default();
+        if let Some(also) = w.also.map(|a| a.get()).filter(|a| !a.is_empty() && !said.is_empty()) {
+            said = format!("{said} {also}");
+        }
+        said
     });
     if speak {
         let first = StoredValue::new(true);

@@ -289,6 +289,7 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
         Some(view! { <div class="tooltip" style=h.tooltip_style()>{text}</div> })
     };
     let diff = kind != AttentionKind::Baseline;
+    let versus = Signal::derive(move || if diff { baseline_row_share(columns, shown).unwrap_or_default() } else { String::new() });
     let main_title = if diff { "A1 − λ·A2".to_string() } else { tr!("map-softmax") };
     let stem =
         move |figure: &'static str| Signal::derive(move || here.get().map(|(l, h, _)| state.with(|s| s.file_stem(slug, figure, l, h))).unwrap_or_else(|| format!("difflens-explorer-{slug}-{figure}")));
@@ -300,7 +301,7 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
             <LambdaPanel kind state columns />
             <p class="axis-note" id=format!("which-{slug}")>{move || here.get().map(|(l, h, auto)| tr!(if auto { "which-auto" } else { "which-picked" }, layer = l, head = h))}</p>
             <Heatmap id=format!("cmp-{slug}-main") title=main_title map=Signal::derive(move || maps.get().map(|m| m.0)) n signal_keys=span hover marked_row=marked ticks_mark=ticks labels
-                file=stem(if diff { "A1-minus-lambda-A2" } else { "A" }) />
+                file=stem(if diff { "A1-minus-lambda-A2" } else { "A" }) also=versus />
             {diff.then(|| view! {
                 <div class="pair">
                     <Heatmap id=format!("cmp-{slug}-a1") title="A1" map=Signal::derive(move || maps.get().and_then(|m| m.1.map(|p| p.0))) n signal_keys=span hover marked_row=marked ticks_mark=ticks labels file=stem("A1") />
@@ -317,6 +318,20 @@ fn Column(kind: AttentionKind, state: RwSignal<ModelState>, columns: RwSignal<Op
             {tooltip}
         </article>
     }
+}
+
+/// How the baseline's shown head spends the row that answers: the sentence a DIFF column's
+/// summary ends with, so a reader compares without finding the other column.
+fn baseline_row_share(columns: RwSignal<Option<Columns>>, shown: Memo<Option<[(usize, usize, bool); 3]>>) -> Option<String> {
+    let (l, h, _) = shown.get()?[column_of(AttentionKind::Baseline)];
+    columns.with(|c| {
+        let x = &c.as_ref()?.runs[column_of(AttentionKind::Baseline)];
+        let m = x.output.layers.get(l)?.maps.get(h)?.combined();
+        let row = m.row(x.answer_row());
+        let total: f32 = row.iter().map(|v| v.abs()).sum();
+        let on: f32 = x.prompt.answer_spans[0].clone().filter_map(|j| row.get(j)).map(|v| v.abs()).sum();
+        (total > 0.0).then(|| tr!("map-sum-versus-baseline", share = crate::ui::components::figure_words::percent((on / total) as f64), what = x.needle_words()))
+    })
 }
 
 /// Each query's prediction: the value, its probability, right or wrong.
