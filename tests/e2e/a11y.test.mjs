@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { start, artifact, lessonSteps } from './harness.mjs';
+import { start, artifact, lessonSteps, linkTables } from './harness.mjs';
 
 const STEPS = lessonSteps();
 
@@ -262,7 +262,8 @@ test('reflow: every page at 320 CSS px and at 200 % zoom has no horizontal scrol
     for (const [width, height, scale] of [[320, 640, 1], [640, 400, 2]]) {
       const page = await b.context.newPage();
       await page.setViewportSize({ width, height });
-      for (const route of ['#/learn', '#/lab', '#/model', '#/model?view=compare', '#/text', '#/train', '#/arch']) {
+      // Every page the route table has, and the explorer's other view.
+      for (const route of [...Object.keys(linkTables()).map((p) => `#/${p}`), '#/model?view=single']) {
         await page.goto(`${b.url}${route}`);
         await page.waitForSelector('main h2', { timeout: 30_000 });
         await page.waitForTimeout(1500);

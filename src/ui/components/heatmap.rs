@@ -326,8 +326,11 @@ fn summarised(map: Signal<Option<PooledMap>>, n: Signal<usize>, w: MapWords, spe
     let title = w.title.clone();
     let summary = Memo::new(move |_| {
         let Some((m, n)) = shown.get() else { return String::new() };
-        let keys = w.signal_keys.get();
-        let row = w.marked_row.and_then(|r| r.get());
+        // Only the settled map makes a new summary: the rest is read as it is then. (A new
+        // lab problem's keys arrive before its map; reading them tracked would summarise
+        // the old map at once, reading the page's whole new map to do so.)
+        let keys = w.signal_keys.get_untracked();
+        let row = w.marked_row.and_then(|r| r.get_untracked());
         let whole = if m.r < n { every_entry(w.full, n) } else { None };
         let facts = match &whole {
             Some(v) => crate::viz::describe::map_facts(v, n, n, &keys, row),
@@ -335,11 +338,11 @@ fn summarised(map: Signal<Option<PooledMap>>, n: Signal<usize>, w: MapWords, spe
         };
         let what = match keys.is_empty() {
             true => String::new(),
-            false => w.ticks_mark.map_or_else(|| crate::tr!("map-signal-keys"), |t| t.get()),
+            false => w.ticks_mark.map_or_else(|| crate::tr!("map-signal-keys"), |t| t.get_untracked()),
         };
-        let labels = w.labels.get();
+        let labels = w.labels.get_untracked();
         let mut said = facts.map(|f| crate::ui::components::figure_words::map_summary(&f, &what, (!labels.is_empty()).then_some(labels.as_slice()))).unwrap_or_default();
-        if let Some(also) = w.also.map(|a| a.get()).filter(|a| !a.is_empty() && !said.is_empty()) {
+        if let Some(also) = w.also.map(|a| a.get_untracked()).filter(|a| !a.is_empty() && !said.is_empty()) {
             said = format!("{said} {also}");
         }
         said
