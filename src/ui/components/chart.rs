@@ -591,6 +591,19 @@ fn export_chart(id: &'static str, spec: Signal<Option<ChartSpec>>, overlay: Opti
     }
 }
 
+/// What the chart shows, in words (the canvas's description, `id`) and as a table, once
+/// it has held still: a drag moves the overlay every frame.
+#[component]
+fn ChartWords(id: String, label: String, spec: Signal<Option<ChartSpec>>, overlay: Option<Signal<Option<Overlay>>>) -> impl IntoView {
+    let whole = settled(Signal::derive(move || spec.get().map(|s| merged(&s, overlay.and_then(|o| o.get()).as_ref()))));
+    let whole = Signal::derive(move || whole.get().flatten());
+    let summary = Memo::new(move |_| whole.with(|s| s.as_ref().map(chart_summary).unwrap_or_default()));
+    view! {
+        <p class="chart-summary" id=id>{move || summary.get()}</p>
+        <ChartAsTable label spec=whole />
+    }
+}
+
 /// A chart: `spec` is drawn with plotters when it changes; `overlay` (optional) on a
 /// transparent canvas above it whenever it changes.
 #[component]
@@ -665,13 +678,7 @@ pub fn Chart(
     let has_data = move || frame.with(Option::is_some);
     let group_label = crate::tr!("chart-download-group", label = label.as_str());
     let export = move |ext: &'static str| export_chart(id, spec, overlay, file, ext);
-    // What the chart shows, in words and as a table, once it has held still (a drag moves
-    // the overlay every frame).
-    let whole = settled(Signal::derive(move || spec.get().map(|s| merged(&s, overlay.and_then(|o| o.get()).as_ref()))));
-    let whole = Signal::derive(move || whole.get().flatten());
-    let summary = Memo::new(move |_| whole.with(|s| s.as_ref().map(chart_summary).unwrap_or_default()));
-    let summary_id = format!("{id}-summary");
-    let table_label = label.clone();
+    let (summary_id, table_label) = (format!("{id}-summary"), label.clone());
     view! {
         <div class="chart-wrap" node_ref=wrap>
             <canvas node_ref=canvas id=id width="560" height="336" role="img" aria-label=label aria-describedby=summary_id.clone() data-drawn=move || frame.get().is_some().to_string() data-text-px=text_px
@@ -691,8 +698,7 @@ pub fn Chart(
                 <button class="export-svg" disabled=move || !has_data() on:click=move |_| export("svg")>"SVG"</button>
                 <button class="export-csv" disabled=move || !has_data() on:click=move |_| export("csv")>"CSV"</button>
             </div>
-            <p class="chart-summary" id=summary_id>{move || summary.get()}</p>
-            <ChartAsTable label=table_label spec=whole />
+            <ChartWords id=summary_id label=table_label spec overlay />
         </div>
     }
 }

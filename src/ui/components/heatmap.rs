@@ -219,20 +219,15 @@ pub fn Heatmap(
     #[prop(optional, into)]
     also: Option<Signal<String>>,
 ) -> impl IntoView {
-    let canvas = NodeRef::<html::Canvas>::new();
-    let ticks = NodeRef::<html::Canvas>::new();
-    let bar = NodeRef::<html::Canvas>::new();
+    let (canvas, ticks, bar) = (NodeRef::<html::Canvas>::new(), NodeRef::<html::Canvas>::new(), NodeRef::<html::Canvas>::new());
 
     let scale = Memo::new(move |_| map.with(|m| m.as_ref().map(|m| m.scale)));
     paint_layers(map, canvas, scale, bar, ticks, n, signal_keys);
 
     let cell_at = move |ev: &leptos::ev::MouseEvent| cell_under(canvas, n.get_untracked(), ev);
-    let on_key = move |ev: leptos::ev::KeyboardEvent| on_map_key(&ev, canvas, n.get_untracked(), hover, on_pick);
-    let aria_title = title.clone();
-    let stem = {
-        let id = id.clone();
-        move || file.map(|f| f.get()).unwrap_or_else(|| format!("difflens-{id}"))
-    };
+    let (on_key, read) = cursor_keys(canvas, map, n, hover, on_pick, full);
+    let (aria_title, table_title) = (title.clone(), title.clone());
+    let stem = stem_of(id.clone(), file);
     let all_labels = Signal::derive(move || labels_of(labels, n.get()));
     let labels = shown_labels(labels, n);
     let labelled = Memo::new(move |_| labels.with(|l| !l.is_empty()));
@@ -240,16 +235,7 @@ pub fn Heatmap(
     let bar_ticks = colour_bar_ticks(bar, scale, resized);
 
     let save = export_callback(MapExport { title: title.clone(), map, n, canvas, bar, bar_ticks, stem: Callback::new(move |_| stem()), full });
-    let words = MapWords { title: title.clone(), signal_keys, marked_row, ticks_mark, labels: all_labels, full, also };
-    let (summary, shown) = summarised(map, n, words.clone(), announce);
-    let read = RwSignal::new(String::new());
-    let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let arrow = ev.key().starts_with("Arrow");
-        on_key(ev);
-        if let (true, Some(h), Some(m)) = (arrow, hover.get_untracked(), map.get_untracked()) {
-            read.set(cell_reading(h, &m, n.get_untracked(), full));
-        }
-    };
+    let (summary, shown) = summarised(map, n, MapWords { title: title.clone(), signal_keys, marked_row, ticks_mark, labels: all_labels, full, also }, announce);
     let summary_id = format!("{id}-summary");
     view! {
         <figure class="panel" id=id>
@@ -282,16 +268,25 @@ pub fn Heatmap(
                 <Outlines marked_row hover n />
             </div>
             </div>
-            <div class="axis-note">{move || match marked_row.and_then(|m| m.get()) {
-                Some(i) => crate::tr!(marked_note.unwrap_or("map-queries-marked"), last = n.get().saturating_sub(1), row = i),
-                None => crate::tr!("map-queries", last = n.get().saturating_sub(1)),
-            }}</div>
-            <p class="map-summary" id=summary_id>{move || summary.get()}</p>
-            <p class="sr-only cursor-read" aria-live="polite">{move || read.get()}</p>
+            <div class="axis-note">{move || queries_note(marked_row, marked_note, n)}</div>
+            <p class="map-summary" id=summary_id>{move || summary.get()}</p><p class="sr-only cursor-read" aria-live="polite">{move || read.get()}</p>
             <ColorBar bar scale bar_ticks />
             <ExportButtons save />
-            <MapAsTable title=words.title.clone() map=shown labels=all_labels />
+            <MapAsTable title=table_title map=shown labels=all_labels />
         </figure>
+    }
+}
+
+/// The downloads' file stem: the page's, else `difflens-<id>`.
+fn stem_of(id: String, file: Option<Signal<String>>) -> impl Fn() -> String + Clone + Send + Sync + 'static {
+    move || file.map(|f| f.get()).unwrap_or_else(|| format!("difflens-{id}"))
+}
+
+/// The sentence under the map: the queries' range, and which row is outlined.
+fn queries_note(marked_row: Option<Signal<Option<usize>>>, marked_note: Option<&'static str>, n: Signal<usize>) -> String {
+    match marked_row.and_then(|m| m.get()) {
+        Some(i) => crate::tr!(marked_note.unwrap_or("map-queries-marked"), last = n.get().saturating_sub(1), row = i),
+        None => crate::tr!("map-queries", last = n.get().saturating_sub(1)),
     }
 }
 
@@ -361,6 +356,26 @@ fn summarised(map: Signal<Option<PooledMap>>, n: Signal<usize>, w: MapWords, spe
         });
     }
     (summary, shown)
+}
+
+/// The map's key handler (arrows move the cursor, Enter picks the row) and what the
+/// cursor reads aloud after an arrow, for the polite region under the map.
+fn cursor_keys(
+    canvas: NodeRef<html::Canvas>,
+    map: Signal<Option<PooledMap>>,
+    n: Signal<usize>,
+    hover: RwSignal<Option<Hover>>,
+    on_pick: Option<Callback<usize>>,
+    full: Option<FullMap>,
+) -> (impl Fn(leptos::ev::KeyboardEvent) + Clone + 'static, RwSignal<String>) {
+    let read = RwSignal::new(String::new());
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        on_map_key(&ev, canvas, n.get_untracked(), hover, on_pick);
+        if let (true, Some(h), Some(m)) = (ev.key().starts_with("Arrow"), hover.get_untracked(), map.get_untracked()) {
+            read.set(cell_reading(h, &m, n.get_untracked(), full));
+        }
+    };
+    (on_key, read)
 }
 
 /// What the keyboard cursor reads aloud at `h`: the entry itself where the picture or the
