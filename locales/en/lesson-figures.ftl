@@ -140,3 +140,5 @@ table-map-pooled = { $title }: pooled to { $t } × { $t } from { $n } × { $n };
 table-corner = query ↓ key →
 table-chart-caption = { $label }: one row per value of { $x }, one column per curve.
 map-sum-versus-baseline = The baseline's outlined row puts { $share } of its weight on { $what }.
+chart-aria = { $label }. Arrow keys read each point; Home and End, the first and the last.
+chart-point = { $xname } = { $x }: { $values }

@@ -139,3 +139,5 @@ table-map-pooled = { $title }：由 { $n } × { $n } 池化为 { $t } × { $t }�
 table-corner = 查询 ↓ 键 →
 table-chart-caption = { $label }：每个 { $x } 值一行，每条曲线一列。
 map-sum-versus-baseline = 基线模型加框的一行把 { $share } 的权重放在{ $what }上。
+chart-aria = { $label }。方向键逐点读出数值；Home 和 End 读第一个和最后一个点。
+chart-point = { $xname } = { $x }：{ $values }

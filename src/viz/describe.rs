@@ -196,6 +196,24 @@ pub fn chart_rows(curves: &[&[(f64, f64)]]) -> Vec<(f64, Vec<Option<f64>>)> {
     xs.into_iter().map(|x| (x, curves.iter().map(|c| c.iter().find(|p| p.0 == x).map(|p| p.1)).collect())).collect()
 }
 
+/// Where a chart's keyboard cursor goes on `key` from `at` among `len` x values (none: the
+/// key is not the cursor's): arrows one value, Page Up and Down a tenth, Home and End the
+/// ends; the first arrow starts at the first value.
+pub fn cursor_step(key: &str, at: Option<usize>, len: usize) -> Option<usize> {
+    let last = len.checked_sub(1)?;
+    let page = (len / 10).max(1);
+    Some(match (key, at) {
+        ("ArrowRight" | "ArrowUp" | "ArrowLeft" | "ArrowDown" | "PageUp" | "PageDown", None) => 0,
+        ("ArrowRight" | "ArrowUp", Some(a)) => (a + 1).min(last),
+        ("ArrowLeft" | "ArrowDown", Some(a)) => a.saturating_sub(1),
+        ("PageUp", Some(a)) => (a + page).min(last),
+        ("PageDown", Some(a)) => a.saturating_sub(page),
+        ("Home", _) => 0,
+        ("End", _) => last,
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,6 +297,18 @@ mod tests {
         let f = curve_facts(&[(0.0, 1.0), (0.5, f64::NAN), (1.0, 4.0), (2.0, 4.0)]).unwrap();
         assert_eq!((f.first, f.last, f.min, f.max), ((0.0, 1.0), (2.0, 4.0), (0.0, 1.0), (1.0, 4.0)));
         assert_eq!(curve_facts(&[(0.0, f64::NAN)]), None);
+    }
+
+    #[test]
+    fn a_charts_cursor_steps_through_its_x_values_and_stops_at_the_ends() {
+        assert_eq!(cursor_step("ArrowRight", None, 5), Some(0));
+        assert_eq!(cursor_step("ArrowRight", Some(4), 5), Some(4));
+        assert_eq!(cursor_step("ArrowLeft", Some(0), 5), Some(0));
+        assert_eq!(cursor_step("End", None, 5), Some(4));
+        assert_eq!(cursor_step("PageUp", Some(3), 40), Some(7));
+        assert_eq!(cursor_step("PageDown", Some(3), 40), Some(0));
+        assert_eq!(cursor_step("Tab", Some(3), 40), None);
+        assert_eq!(cursor_step("Home", None, 0), None);
     }
 
     #[test]

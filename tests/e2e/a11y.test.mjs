@@ -106,6 +106,16 @@ for (const mode of ['gpu', 'cpu']) {
         assert.ok(Math.abs(t.rows[a].values[c] - outranking(block)) <= 1e-6, `table cell (${a}, ${c}) = ${t.rows[a].values[c]}, CSV block ${outranking(block)}`);
       }
 
+      // A chart's cursor: Tab to the chart, End and Home read each curve at the last and first λ.
+      await tabTo(page, '#chart-lambda');
+      const cursorText = () => page.textContent('.chart-wrap:has(#chart-lambda) .chart-cursor');
+      await page.keyboard.press('End');
+      const atEnd = await cursorText();
+      await page.keyboard.press('Home');
+      const atStart = await cursorText();
+      await page.keyboard.press('ArrowRight');
+      assert.notEqual(await cursorText(), atStart, 'an arrow moves the cursor');
+
       // A chart's table holds its CSV's points.
       await tabTo(page, '.chart-wrap:has(#chart-lambda) details.as-table > summary');
       await page.keyboard.press('Enter');
@@ -120,6 +130,16 @@ for (const mode of ['gpu', 'cpu']) {
       assert.equal(table.length, points.length, 'the table holds every point of the CSV');
       for (const p of points.filter((_, k) => k % 7 === 0)) assert.ok(table.some((c) => c.series === p.series && c.x === p.x && Math.abs(c.y - p.y) <= 1e-9 * Math.max(1, Math.abs(p.y))), `${p.series} at ${p.x}`);
       assert.match(await page.textContent('#chart-lambda-summary'), /rises|falls|peaks|dips|level/);
+      // The cursor's readings at the ends are the CSV's first and last points of each curve.
+      const xs = points.map((p) => p.x);
+      for (const [said, x] of [[atStart, Math.min(...xs)], [atEnd, Math.max(...xs)]]) {
+        assert.match(said, /^λ = /, said);
+        for (const p of points.filter((q) => q.x === x)) {
+          const at = said.indexOf(`${p.series} `);
+          const v = at < 0 ? undefined : said.slice(at + p.series.length + 1).split(/;|$/)[0].trim();
+          assert.ok(v !== undefined && Math.abs(Number(v.replace(/−/g, '-')) - p.y) <= 0.005 * Math.abs(p.y) + 1e-3, `${p.series} at ${x}: read “${said}”, CSV ${p.y}`);
+        }
+      }
       await noViolations(page, `the lab with its tables open (${mode})`);
       assert.deepEqual(b.errors, []);
     } finally {

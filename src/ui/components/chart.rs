@@ -591,6 +591,17 @@ fn export_chart(id: &'static str, spec: Signal<Option<ChartSpec>>, overlay: Opti
     }
 }
 
+/// A key on the focused chart: arrows, Page Up/Down, Home and End move the cursor along
+/// every curve's x values, and the sentence under the chart reads each curve there.
+fn point_at(ev: &leptos::ev::KeyboardEvent, spec: Signal<Option<ChartSpec>>, overlay: Option<Signal<Option<Overlay>>>, cursor: RwSignal<Option<usize>>, reading: RwSignal<String>) {
+    let Some(s) = spec.get_untracked().map(|s| merged(&s, overlay.and_then(|o| o.get_untracked()).as_ref())) else { return };
+    let rows = crate::viz::describe::chart_rows(&s.series.iter().map(|c| c.points.as_slice()).collect::<Vec<_>>());
+    let Some(k) = crate::viz::describe::cursor_step(&ev.key(), cursor.get_untracked(), rows.len()) else { return };
+    ev.prevent_default();
+    reading.set(crate::ui::components::figure_words::point_words(&s, rows[k].0, &rows[k].1));
+    cursor.set(Some(k));
+}
+
 /// What the chart shows, in words (the canvas's description, `id`) and as a table, once
 /// it has held still: a drag moves the overlay every frame.
 #[component]
@@ -679,9 +690,11 @@ pub fn Chart(
     let group_label = crate::tr!("chart-download-group", label = label.as_str());
     let export = move |ext: &'static str| export_chart(id, spec, overlay, file, ext);
     let (summary_id, table_label) = (format!("{id}-summary"), label.clone());
+    let (cursor, reading) = (RwSignal::new(None::<usize>), RwSignal::new(String::new()));
     view! {
         <div class="chart-wrap" node_ref=wrap>
-            <canvas node_ref=canvas id=id width="560" height="336" role="img" aria-label=label aria-describedby=summary_id.clone() data-drawn=move || frame.get().is_some().to_string() data-text-px=text_px
+            <canvas node_ref=canvas id=id width="560" height="336" role="img" tabindex="0" aria-label=crate::tr!("chart-aria", label = label.as_str()) aria-describedby=summary_id.clone()
+                on:keydown=move |ev| point_at(&ev, spec, overlay, cursor, reading) on:blur=move |_| cursor.set(None) data-drawn=move || frame.get().is_some().to_string() data-text-px=text_px
                 data-points=move || spec.with(|s| s.as_ref().map_or(0, |s| s.series.iter().map(|x| x.points.len()).max().unwrap_or(0)))
                 data-x-ticks=move || drawn_ticks.with(|t| t.x.join("|")) data-y-ticks=move || drawn_ticks.with(|t| t.y.join("|"))></canvas>
             {overlay.is_some().then(|| view! { <canvas node_ref=top class="chart-overlay" width="560" height="336" aria-hidden="true"></canvas> })}
@@ -698,6 +711,7 @@ pub fn Chart(
                 <button class="export-svg" disabled=move || !has_data() on:click=move |_| export("svg")>"SVG"</button>
                 <button class="export-csv" disabled=move || !has_data() on:click=move |_| export("csv")>"CSV"</button>
             </div>
+            <p class="axis-note chart-cursor" aria-live="polite">{move || cursor.get().map(|_| reading.get())}</p>
             <ChartWords id=summary_id label=table_label spec overlay />
         </div>
     }

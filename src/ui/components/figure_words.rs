@@ -117,3 +117,9 @@ pub fn chart_summary(spec: &ChartSpec) -> String {
     }
     out.join(" ")
 }
+
+/// What a chart's keyboard cursor reads at `x`: each curve's value there.
+pub fn point_words(spec: &ChartSpec, x: f64, ys: &[Option<f64>]) -> String {
+    let each: Vec<String> = spec.series.iter().zip(ys).filter_map(|(s, y)| y.map(|y| format!("{} {}", if s.name.is_empty() { &spec.y_label } else { &s.name }, readable(y)))).collect();
+    crate::tr!("chart-point", xname = spec.x_label.as_str(), x = readable(x), values = each.join(&crate::tr!("list-separator")))
+}

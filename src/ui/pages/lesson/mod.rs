@@ -54,13 +54,13 @@ fn open_link(step: &Step, state: &LessonState, figure_link: Option<String>) -> (
 }
 
 /// Keys that move the lesson, unless the focus is on something that uses them itself
-/// (a slider, a list, a text field, a map's cursor).
+/// (a slider, a list, a text field, a map's or a chart's cursor).
 fn step_key(ev: &web_sys::KeyboardEvent) -> Option<i32> {
     if ev.alt_key() || ev.ctrl_key() || ev.meta_key() || ev.default_prevented() {
         return None;
     }
     let target = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
-    let busy = target.is_some_and(|el| el.closest("input, select, textarea, canvas.map, [contenteditable]").ok().flatten().is_some());
+    let busy = target.is_some_and(|el| el.closest("input, select, textarea, canvas.map, .chart-wrap canvas, [contenteditable]").ok().flatten().is_some());
     match ev.key().as_str() {
         _ if busy => None,
         "ArrowRight" | "PageDown" => Some(1),
