@@ -230,3 +230,4 @@ model-open-text = These models speak a made-up needle language. To see the same 
 ## Said through the live region (issue 45)
 said-prediction-right = query { $k } predicts { $predicted } ({ $percent }%), right
 said-prediction-wrong = query { $k } predicts { $predicted } ({ $percent }%), wrong
+said-model-predictions = { $model }: { $predictions }.

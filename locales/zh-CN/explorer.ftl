@@ -221,3 +221,4 @@ model-open-text = 这些模型说的是人造的“针”语言。想在你自�
 ## 由播报区读出（issue 45）
 said-prediction-right = 查询 { $k } 预测 { $predicted }（{ $percent }%），正确
 said-prediction-wrong = 查询 { $k } 预测 { $predicted }（{ $percent }%），错误
+said-model-predictions = { $model }：{ $predictions }。

@@ -63,7 +63,7 @@ pub fn map_summary(f: &MapFacts, what: &str, labels: Option<&[AxisLabel]>) -> St
     if f.pooled {
         out.push(crate::tr!("map-sum-pooled", r = all, n = f.n));
     }
-    out.join(" ")
+    out.join(&crate::tr!("sentence-gap"))
 }
 
 fn trend_words(t: Trend) -> String {
@@ -115,7 +115,7 @@ pub fn chart_summary(spec: &ChartSpec) -> String {
         let list: Vec<&str> = spec.markers.iter().map(|m| m.label.as_str()).collect();
         out.push(crate::tr!("chart-sum-markers", list = list.join(&crate::tr!("list-separator"))));
     }
-    out.join(" ")
+    out.join(&crate::tr!("sentence-gap"))
 }
 
 /// What a chart's keyboard cursor reads at `x`: each curve's value there.

@@ -338,7 +338,7 @@ fn summarised(map: Signal<Option<PooledMap>>, n: Signal<usize>, w: MapWords, spe
         let labels = w.labels.get_untracked();
         let mut said = facts.map(|f| crate::ui::components::figure_words::map_summary(&f, &what, (!labels.is_empty()).then_some(labels.as_slice()))).unwrap_or_default();
         if let Some(also) = w.also.map(|a| a.get_untracked()).filter(|a| !a.is_empty() && !said.is_empty()) {
-            said = format!("{said} {also}");
+            said = format!("{said}{}{also}", crate::tr!("sentence-gap"));
         }
         said
     });

@@ -10,7 +10,7 @@ use crate::ui::format::kind_title;
 use crate::ui::pages::explorer::compare::Columns;
 use leptos::prelude::*;
 
-/// "Baseline: query 1 predicts k7 (83%), right. DIFF V1: …".
+/// "Baseline Transformer: query 1 predicts 15 (83%), right. DIFF Transformer V1: …".
 fn predictions(c: &Columns) -> String {
     let each: Vec<String> = c
         .runs
@@ -25,10 +25,10 @@ fn predictions(c: &Columns) -> String {
                     tr!(if p.right() { "said-prediction-right" } else { "said-prediction-wrong" }, k = k + 1, predicted = word(p.predicted), percent = format!("{:.0}", 100.0 * p.probability))
                 })
                 .collect();
-            format!("{}: {}", kind_title(kind), said.join(&tr!("list-separator")))
+            tr!("said-model-predictions", model = kind_title(kind), predictions = said.join(&tr!("list-separator")))
         })
         .collect();
-    each.join(". ")
+    each.join(&tr!("sentence-gap"))
 }
 
 pub(super) fn speak(columns: RwSignal<Option<Columns>>) {

@@ -47,7 +47,7 @@ pub fn speak(state: RwSignal<TextState>, session: TextSession) {
             (Some(false) | None, true) => announce(tr!("text-said-writing")),
             (Some(true), false) => {
                 let each: Vec<String> = (0..3).map(|i| tr!("text-said-wrote", model = kind_title(AttentionKind::ALL[i]), text = session.written[i].get_untracked())).collect();
-                announce(each.join(" "));
+                announce(each.join(&tr!("sentence-gap")));
             }
             _ => {}
         }
