@@ -223,7 +223,7 @@ pub fn CompareView(state: RwSignal<ModelState>, notes: StateNotes<ModelState>, l
     let attempt = RwSignal::new(0u32);
     let ready = load_all(ckpt, library, status, attempt);
     let columns = compare_prompts(state, notes, library, ready, status, backend);
-    super::spoken::speak(columns);
+    super::spoken::speak(state, columns);
     let shown = shown_heads(state, columns);
     // One colour scale for every column: the largest A1 or A2 value among the heads shown.
     let vmax = Memo::new(move |_| {

@@ -4,6 +4,7 @@
 
 use crate::engine::model::word;
 use crate::engine::shared::AttentionKind;
+use crate::state::model_state::ModelState;
 use crate::tr;
 use crate::ui::components::announce::{announce, settled};
 use crate::ui::format::kind_title;
@@ -31,14 +32,22 @@ fn predictions(c: &Columns) -> String {
     each.join(&tr!("sentence-gap"))
 }
 
-pub(super) fn speak(columns: RwSignal<Option<Columns>>) {
-    let said = settled(Signal::derive(move || columns.with(|c| c.as_ref().map(predictions))));
-    let first = StoredValue::new(true);
+/// Says the predictions once per new run key (a prompt, a λ, a checkpoint): not the ones
+/// the page opened with, and not again when the same run is redone (WebGPU's columns can
+/// replace the first ones a moment later).
+pub(super) fn speak(state: RwSignal<ModelState>, columns: RwSignal<Option<Columns>>) {
+    let key = move || state.with_untracked(|s| format!("{:?}", (s.run_key(), s.checkpoint)));
+    let said = settled(Signal::derive(move || columns.with(|c| c.as_ref().map(predictions)).map(|text| (key(), text))));
+    let last = StoredValue::new(None::<String>);
     Effect::new(move |_| {
-        let Some(text) = said.get().flatten() else { return };
-        if std::mem::replace(&mut *first.write_value(), false) {
+        let Some((key, text)) = said.get().flatten() else { return };
+        let first = last.with_value(Option::is_none);
+        if last.with_value(|l| l.as_ref() == Some(&key)) {
             return;
         }
-        announce(text);
+        last.set_value(Some(key));
+        if !first {
+            announce(text);
+        }
     });
 }

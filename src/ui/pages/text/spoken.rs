@@ -29,6 +29,7 @@ fn guesses(session: TextSession) -> Option<String> {
 pub fn speak(state: RwSignal<TextState>, session: TextSession) {
     let settled_guesses = settled(Signal::derive(move || guesses(session)));
     let opened = StoredValue::new(Some(state.with_untracked(|s| s.text.clone())));
+    let last = StoredValue::new(None::<(String, String)>);
     Effect::new(move |_| {
         let Some(said) = settled_guesses.get().flatten() else { return };
         if let Some(text) = opened.get_value() {
@@ -37,7 +38,10 @@ pub fn speak(state: RwSignal<TextState>, session: TextSession) {
             }
             opened.set_value(None);
         }
-        if !session.writing.get_untracked() {
+        // The same guesses for the same text are not news (a column redone on WebGPU).
+        let now = Some((state.with_untracked(|s| s.text.clone()), said.clone()));
+        if !session.writing.get_untracked() && last.with_value(|l| *l != now) {
+            last.set_value(now);
             announce(said);
         }
     });
