@@ -225,7 +225,8 @@ pub fn Heatmap(
     paint_layers(map, canvas, scale, bar, ticks, n, signal_keys);
 
     let cell_at = move |ev: &leptos::ev::MouseEvent| cell_under(canvas, n.get_untracked(), ev);
-    let (on_key, read) = cursor_keys(canvas, map, n, hover, on_pick, full);
+    let whole: Whole = StoredValue::new(None);
+    let (on_key, read) = cursor_keys(canvas, map, n, hover, on_pick, full, whole);
     let (aria_title, table_title) = (title.clone(), title.clone());
     let stem = stem_of(id.clone(), file);
     let all_labels = Signal::derive(move || labels_of(labels, n.get()));
@@ -235,7 +236,7 @@ pub fn Heatmap(
     let bar_ticks = colour_bar_ticks(bar, scale, resized);
 
     let save = export_callback(MapExport { title: title.clone(), map, n, canvas, bar, bar_ticks, stem: Callback::new(move |_| stem()), full });
-    let (summary, shown) = summarised(map, n, MapWords { title: title.clone(), signal_keys, marked_row, ticks_mark, labels: all_labels, full, also }, announce);
+    let (summary, shown) = summarised(map, n, MapWords { title: title.clone(), signal_keys, marked_row, ticks_mark, labels: all_labels, full, also, whole }, announce);
     let summary_id = format!("{id}-summary");
     view! {
         <figure class="panel" id=id>
@@ -306,15 +307,25 @@ struct MapWords {
     labels: Signal<Vec<AxisLabel>>,
     full: Option<FullMap>,
     also: Option<Signal<String>>,
+    whole: Whole,
 }
 
-/// Every entry of the map where the page holds it and it is small enough to read at once.
-fn every_entry(full: Option<FullMap>, n: usize) -> Option<Vec<f32>> {
-    full.filter(|_| n <= crate::viz::export::FULL_CSV_MAX).and_then(|f| f.run(())).filter(|(side, v)| *side == n && v.len() == n * n).map(|(_, v)| v)
+/// The page's whole map for one picture, kept so the summary and every arrow key of the
+/// cursor read it once per picture, not once each (it is up to 1024² entries).
+type Whole = StoredValue<Option<(usize, Arc<Vec<f32>>)>>;
+
+/// Every entry of the map behind picture `m` where the page holds it and it is small
+/// enough to read at once.
+fn every_entry(full: Option<FullMap>, m: &PooledMap, n: usize, kept: Whole) -> Option<Arc<Vec<f32>>> {
+    let key = Arc::as_ptr(&m.values) as usize;
+    if let Some(v) = kept.with_value(|k| k.as_ref().filter(|(at, _)| *at == key).map(|(_, v)| v.clone())) {
+        return Some(v);
+    }
+    let v = Arc::new(full.filter(|_| n <= crate::viz::export::FULL_CSV_MAX).and_then(|f| f.run(())).filter(|(side, v)| *side == n && v.len() == n * n).map(|(_, v)| v)?);
+    kept.set_value(Some((key, v.clone())));
+    Some(v)
 }
 
-/// The map's summary, made once the map has held still (and said, where `speak`), and the
-/// settled map with its size for the table.
 fn summarised(map: Signal<Option<PooledMap>>, n: Signal<usize>, w: MapWords, speak: bool) -> (Memo<String>, Signal<Option<(PooledMap, usize)>>) {
     let state = settled(Signal::derive(move || (map.get(), n.get())));
     let shown = Signal::derive(move || state.get().and_then(|(m, n)| m.map(|m| (m, n))));
@@ -326,7 +337,7 @@ fn summarised(map: Signal<Option<PooledMap>>, n: Signal<usize>, w: MapWords, spe
         // the old map at once, reading the page's whole new map to do so.)
         let keys = w.signal_keys.get_untracked();
         let row = w.marked_row.and_then(|r| r.get_untracked());
-        let whole = if m.r < n { every_entry(w.full, n) } else { None };
+        let whole = if m.r < n { every_entry(w.full, &m, n, w.whole) } else { None };
         let facts = match &whole {
             Some(v) => crate::viz::describe::map_facts(v, n, n, &keys, row),
             None => crate::viz::describe::map_facts(&m.values, m.r, n, &keys, row),
@@ -367,12 +378,13 @@ fn cursor_keys(
     hover: RwSignal<Option<Hover>>,
     on_pick: Option<Callback<usize>>,
     full: Option<FullMap>,
+    whole: Whole,
 ) -> (impl Fn(leptos::ev::KeyboardEvent) + Clone + 'static, RwSignal<String>) {
     let read = RwSignal::new(String::new());
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
         on_map_key(&ev, canvas, n.get_untracked(), hover, on_pick);
         if let (true, Some(h), Some(m)) = (ev.key().starts_with("Arrow"), hover.get_untracked(), map.get_untracked()) {
-            read.set(cell_reading(h, &m, n.get_untracked(), full));
+            read.set(cell_reading(h, &m, n.get_untracked(), full, whole));
         }
     };
     (on_key, read)
@@ -380,14 +392,14 @@ fn cursor_keys(
 
 /// What the keyboard cursor reads aloud at `h`: the entry itself where the picture or the
 /// page holds it, else the picture's value, which is its block's largest magnitude.
-fn cell_reading(h: Hover, m: &PooledMap, n: usize, full: Option<FullMap>) -> String {
+fn cell_reading(h: Hover, m: &PooledMap, n: usize, full: Option<FullMap>, whole: Whole) -> String {
     if h.i >= n || h.j >= n || m.r == 0 {
         return String::new();
     }
     if m.r == n {
         return crate::tr!("map-cell-read", i = h.i, j = h.j, value = readable(m.values[h.i * n + h.j] as f64));
     }
-    if let Some(v) = every_entry(full, n) {
+    if let Some(v) = every_entry(full, m, n, whole) {
         return crate::tr!("map-cell-read", i = h.i, j = h.j, value = readable(v[h.i * n + h.j] as f64));
     }
     let pixel = |k: usize| (k * m.r / n).min(m.r - 1);
