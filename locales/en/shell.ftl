@@ -78,6 +78,7 @@ worker-failed-to-start = the worker failed to start
 worker-failed = the worker failed: { $message }
 worker-slow = the worker did not start within { $seconds } s
 worker-banner = A background worker failed ({ $why }). Its work was finished on this page, and the next computation starts a fresh worker.
+worker-banner-training = A background worker failed ({ $why }). Training sends its chunk to a fresh worker; a run whose chunk fails twice stops there.
 worker-gone = the worker went away
 worker-send = the job could not be sent: { $error }
 worker-none = this browser could not start a worker

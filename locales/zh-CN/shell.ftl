@@ -78,6 +78,7 @@ worker-failed-to-start = 后台线程启动失败
 worker-failed = 后台线程出错：{ $message }
 worker-slow = 后台线程在 { $seconds } 秒内没有启动
 worker-banner = 一个后台线程出错了（{ $why }）。它的工作已在本页完成，下一次计算会启动新的后台线程。
+worker-banner-training = 一个后台线程出错了（{ $why }）。训练会把这一段交给新的后台线程；同一段失败两次的运行就此停止。
 worker-gone = 后台线程已退出
 worker-send = 任务无法发送：{ $error }
 worker-none = 这个浏览器无法启动后台线程

@@ -111,13 +111,14 @@ pub fn show_error_banner(message: &str) {
     panic_banner::show(message);
 }
 
-/// The wasm's one entry: the page in a window, a compute worker in a Web Worker (the
-/// workers run this same wasm, so a visit downloads it once).
+/// The page's wasm's one entry: the page in a window, a compute worker in a Web Worker
+/// (the page's workers run this same wasm, so a visit downloads it once). The training
+/// workers run a wasm of their own (`src/bin/train_worker.rs`).
 pub fn run() {
     if web_sys::window().is_some() {
         start();
     } else {
-        worker::start();
+        worker::start(&crate::engine::jobs::table::PAGE_JOBS);
     }
 }
 

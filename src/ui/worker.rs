@@ -1,12 +1,14 @@
 //! The compute worker: the page's own wasm, instantiated again in each Web Worker (the
 //! pool starts it through `www/worker-loader.js`, which imports the page's JS glue and
-//! wasm by the names the page links; `ui::run` comes here where there is no window).
-//! It says "ready" once it listens, then answers each job through the jobs' one table
-//! (`engine::jobs::table`), one at a time. It fetches and keeps the shipped models a job
+//! wasm by the names the page links; `ui::run` comes here where there is no window), or
+//! the training wasm (`src/bin/train_worker.rs`), each with its own table of jobs
+//! (`engine::jobs::table`). It says "ready" once it listens, then answers each job, one
+//! at a time. It fetches and keeps the shipped models a job
 //! names itself, from the same files the page reads (the browser's and the offline
 //! copy's caches make the second read free). Answers with bulk numbers send them as
 //! transferred buffers beside the text.
 
+use crate::engine::jobs::table::Entry;
 use crate::engine::jobs::{self, JobError, Parts, WorkerMemory};
 use crate::engine::model::library::ModelLibrary;
 use crate::engine::shared::Model;
@@ -66,9 +68,9 @@ fn fail_if_asked(message: &str) {
 }
 
 /// The answer to any job: the table reads it, the models it names are loaded, and it runs.
-async fn reply(library: &ModelLibrary, message: Parts) -> Parts {
+async fn reply(table: &[Entry], library: &ModelLibrary, message: Parts) -> Parts {
     fail_if_asked(&message.text);
-    let job = match jobs::table::read_parts(message) {
+    let job = match jobs::table::read_in(table, message) {
         Ok(job) => job,
         Err(why) => return jobs::failure(why),
     };
@@ -83,7 +85,8 @@ async fn reply(library: &ModelLibrary, message: Parts) -> Parts {
     MEMORY.with(|memory| job.answer(&models, &mut memory.borrow_mut()))
 }
 
-pub fn start() {
+/// Listens for the jobs of `table` (the wasm's own: it links the code of those jobs alone).
+pub fn start(table: &'static [Entry]) {
     // A panic reaches the page as a "panic=" message. The banner shows the panic's own
     // words on one line; where it happened goes to the worker's console, for developers.
     std::panic::set_hook(Box::new(|info| {
@@ -101,7 +104,7 @@ pub fn start() {
         }
         let library = library.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            let answer = reply(&library, message).await;
+            let answer = reply(table, &library, message).await;
             post_with(&answer.text, answer.arrays);
         });
     });

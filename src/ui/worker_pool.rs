@@ -1,5 +1,5 @@
-//! A pool of Web Workers, each its own instance of the page's wasm (`ui::worker`), for CPU work the
-//! main thread must not hold: `min(hardwareConcurrency − 1, 8)` of them (at least one),
+//! A pool of Web Workers, each its own instance of the page's wasm (`ui::worker`), or of
+//! the training wasm for the training page's pool, for CPU work the main thread must not hold: `min(hardwareConcurrency − 1, 8)` of them (at least one),
 //! started on first use and kept, with the models they loaded, for the page's life. Jobs
 //! are typed (`engine::jobs::Job`) and cross as short texts with arrays; each worker takes
 //! the next job from a shared queue as soon as it answers the last, so fast and slow
@@ -57,11 +57,27 @@ impl std::fmt::Display for WorkerError {
 /// The worker's loader, beside the page (`www/worker-loader.js`).
 const SCRIPT: &str = "./worker-loader.js";
 
+/// Which wasm a pool's workers run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Wasm {
+    /// The page's own (`ui::worker` with the page's jobs).
+    Page,
+    /// The training workers' (`src/bin/train_worker.rs`), which Trunk writes beside the
+    /// page's under its binary's name; only the training page asks for it.
+    Training,
+}
+
+/// The training wasm's JS glue and module, as Trunk names a worker binary's files.
+const TRAINING_FILES: (&str, &str) = ("difflens-train.js", "difflens-train_bg.wasm");
+
 /// The loader's link: the page's own JS glue and wasm as Trunk linked them in the page
 /// (`<link rel=modulepreload>` and the wasm's `<link rel=preload>`), so each worker runs
-/// the wasm the page runs, from the browser's cache: one download. The browser tests set
-/// `window.DIFFLENS_BREAK_WORKER_DOWNLOAD` to name a wasm that is not there.
-fn loader_url() -> Result<String, WorkerError> {
+/// the wasm the page runs, from the browser's cache: one download. The training wasm
+/// lies beside them; its names carry no digest, so its link carries the page's (a new
+/// build is a new link, never an old training wasm from the browser's cache). The
+/// browser tests set `window.DIFFLENS_BREAK_WORKER_DOWNLOAD` to name a wasm that is not
+/// there.
+fn loader_url(which: Wasm) -> Result<String, WorkerError> {
     let window = web_sys::window().ok_or(WorkerError::FailedToStart)?;
     let document = window.document().ok_or(WorkerError::FailedToStart)?;
     let href = |selector: &str| document.query_selector(selector).ok().flatten().and_then(|e| e.get_attribute("href"));
@@ -69,7 +85,16 @@ fn loader_url() -> Result<String, WorkerError> {
         return Err(WorkerError::CouldNotStart("the page links no wasm".into()));
     };
     let broken = js_sys::Reflect::get(&window, &"DIFFLENS_BREAK_WORKER_DOWNLOAD".into()).ok().is_some_and(|v| v.is_truthy());
-    let wasm = if broken { format!("{wasm}.missing") } else { wasm };
+    let missing = if broken { ".missing" } else { "" };
+    let (js, wasm) = match which {
+        Wasm::Page => (js, format!("{wasm}{missing}")),
+        Wasm::Training => {
+            let folder = &wasm[..wasm.rfind('/').map_or(0, |k| k + 1)];
+            let build = wasm[folder.len()..].trim_end_matches("_bg.wasm");
+            let (glue, module) = TRAINING_FILES;
+            (format!("{folder}{glue}?build={build}"), format!("{folder}{module}{missing}?build={build}"))
+        }
+    };
     Ok(format!("{SCRIPT}?js={}&wasm={}", js_sys::encode_uri_component(&js), js_sys::encode_uri_component(&wasm)))
 }
 /// A worker that has not said "ready" by then counts as failed (its jobs run elsewhere).
@@ -152,10 +177,10 @@ fn fail(slot_pending: &RefCell<Option<oneshot::Sender<Reply>>>, ready: &RefCell<
 }
 
 impl Slot {
-    fn start() -> Result<Slot, WorkerError> {
+    fn start(which: Wasm) -> Result<Slot, WorkerError> {
         let options = web_sys::WorkerOptions::new();
         options.set_type(web_sys::WorkerType::Module);
-        let worker = web_sys::Worker::new_with_options(&loader_url()?, &options).map_err(|e| WorkerError::CouldNotStart(format!("{e:?}")))?;
+        let worker = web_sys::Worker::new_with_options(&loader_url(which)?, &options).map_err(|e| WorkerError::CouldNotStart(format!("{e:?}")))?;
         let ready = Rc::new(RefCell::new(ReadyState::Waiting(vec![])));
         let pending: Rc<RefCell<Option<oneshot::Sender<Reply>>>> = Rc::new(RefCell::new(None));
         let dead = Rc::new(RefCell::new(None));
@@ -250,6 +275,10 @@ impl Slot {
 
 impl Drop for Slot {
     fn drop(&mut self) {
+        // The listeners go with the slot: an event the browser has queued already (a
+        // panicking worker's error right after its message) must not reach them.
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
         self.worker.terminate();
     }
 }
@@ -257,10 +286,12 @@ impl Drop for Slot {
 pub struct WorkerPool {
     slots: RefCell<Vec<Rc<Slot>>>,
     size: usize,
+    wasm: Wasm,
 }
 
 thread_local! {
     static POOL: RefCell<Option<Rc<WorkerPool>>> = const { RefCell::new(None) };
+    static TRAINING: RefCell<Option<Rc<WorkerPool>>> = const { RefCell::new(None) };
     /// Where a worker's failure is shown: the app's banner.
     static BANNER: RefCell<Option<leptos::prelude::RwSignal<Option<String>>>> = const { RefCell::new(None) };
 }
@@ -273,11 +304,15 @@ pub fn show_failures_in(banner: leptos::prelude::RwSignal<Option<String>>) {
 /// Says in the app's banner that a worker failed (`why`, in the language on screen): its
 /// work was finished another way, and the next run starts a fresh worker in its place.
 pub fn report_failure(why: &str) {
+    show_in_banner(why, crate::tr!("worker-banner", why = why));
+}
+
+fn show_in_banner(why: &str, text: String) {
     use leptos::prelude::Set;
     leptos::logging::warn!("a background worker failed: {why}");
     BANNER.with(|b| {
         if let Some(banner) = *b.borrow() {
-            banner.try_set(Some(crate::tr!("worker-banner", why = why)));
+            banner.try_set(Some(text));
         }
     });
 }
@@ -305,7 +340,12 @@ fn pool_size() -> usize {
 impl WorkerPool {
     /// The page's pool (started on first use).
     pub fn get() -> Rc<WorkerPool> {
-        POOL.with(|p| p.borrow_mut().get_or_insert_with(|| Rc::new(WorkerPool { slots: RefCell::new(vec![]), size: pool_size() })).clone())
+        POOL.with(|p| p.borrow_mut().get_or_insert_with(|| Rc::new(WorkerPool { slots: RefCell::new(vec![]), size: pool_size(), wasm: Wasm::Page })).clone())
+    }
+
+    /// The training workers' pool (started on first use, by the training page alone).
+    pub fn training() -> Rc<WorkerPool> {
+        TRAINING.with(|p| p.borrow_mut().get_or_insert_with(|| Rc::new(WorkerPool { slots: RefCell::new(vec![]), size: pool_size(), wasm: Wasm::Training })).clone())
     }
 
     pub fn size(&self) -> usize {
@@ -328,7 +368,7 @@ impl WorkerPool {
         let mut slots = self.slots.borrow_mut();
         slots.retain(|s| s.dead.borrow().is_none());
         while slots.len() < self.size {
-            match Slot::start() {
+            match Slot::start(self.wasm) {
                 Ok(s) => slots.push(Rc::new(s)),
                 Err(_) => break,
             }
@@ -384,7 +424,11 @@ impl Pool for WorkerPool {
     }
 
     fn report(&self, failure: &str) {
-        report_failure(failure);
+        match self.wasm {
+            Wasm::Page => report_failure(failure),
+            // The page does not train: the training page sends the chunk again instead.
+            Wasm::Training => show_in_banner(failure, crate::tr!("worker-banner-training", why = failure)),
+        }
     }
 
     fn pause(&self) -> Boxed<'static, ()> {

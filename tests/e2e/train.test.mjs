@@ -174,9 +174,9 @@ test('training page: a worker that panics mid-session shows the banner, and trai
     await page.waitForFunction(() => !document.querySelector('#train-start')?.disabled, null, { timeout: 30_000 });
     await page.click('#train-start');
     await page.waitForSelector('#worker-failed', { timeout: 60_000 });
-    assert.match(await page.textContent('#worker-failed'), /A background worker failed \(.+asked to fail\)\. Its work was finished on this page/);
-    // The chunk the worker dropped was run on the page, the next ones go to a fresh
-    // worker: the run is not marked failed, its steps move on and it learns.
+    assert.match(await page.textContent('#worker-failed'), /A background worker failed \(.+asked to fail\)\. Training sends its chunk to a fresh worker/);
+    // The chunk the worker dropped goes to a fresh worker (the page holds no training
+    // code): the run is not marked failed, its steps move on and it learns.
     await page.waitForFunction(() => Number(document.querySelector('#train-status')?.textContent.match(/Step (\d+) of/)?.[1]) >= 40, null, { timeout: 120_000 });
     assert.equal(await page.isHidden('#train-failures'), true, 'no run stopped');
     await page.waitForFunction(() => { const m = document.querySelector('#train-now li')?.textContent.match(/(\d+) % now/); return m && Number(m[1]) >= 50; }, null, { timeout: 120_000 });

@@ -7,7 +7,7 @@
 //! Every job is one [`Job`], a serde-derived struct: its message is one envelope (its
 //! kind and its body as JSON, [`encode_parts`]) and, for bulk numbers, arrays sent by
 //! transfer. Its answer is one envelope too: the output's numbers, or a typed
-//! [`JobError`]. The worker reads any job through one table ([`table`]); the page runs
+//! [`JobError`]. A worker reads any job through its wasm's table ([`table`]); the page runs
 //! jobs through one [`runner`], which sends them to a [`runner::Pool`] and runs what the
 //! pool leaves on the page itself. The page knows which job an answer belongs to (the
 //! pool hands both back together), so an answer does not repeat its job.
@@ -33,7 +33,7 @@ pub use forward::ForwardJob;
 pub use lab_block::BlockJob;
 pub use noise_chart::{ChartPart, ChartPoint, NoiseChartJob};
 pub use runner::{JobError, Slices};
-pub use train_chunk::{ChunkOutput, ChunkStepper, TrainChunk};
+pub use train_chunk::{ChunkOutput, TrainChunk, Training};
 
 use crate::core::lab::{LabInputs, LabParams};
 use crate::core::model::Model;

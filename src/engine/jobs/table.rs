@@ -1,9 +1,12 @@
-//! The worker's one dispatch table: every kind of job, read from its message by the kind
+//! The workers' dispatch tables: every kind of job, read from its message by the kind
 //! its envelope names, run, and answered, whatever its kind. A new kind of job is one
-//! [`Job`] and one row here.
+//! [`Job`] and one row here. There are two tables because there are two wasm modules:
+//! the page's workers run the page's own wasm and its jobs ([`PAGE_JOBS`]); the training
+//! workers run a wasm of their own ([`TRAINING_JOBS`]), which only the training page
+//! loads. A wasm links the code of the jobs in its table and no other.
 
 use crate::core::model::Model;
-use crate::engine::jobs::{decode_parts, encode_answer, kind_of, AccuracyChunk, BlockJob, ForwardJob, Job, JobError, ModelKey, NoiseChartJob, Parts, SweepChunk, TrainChunk, WorkerMemory};
+use crate::engine::jobs::{decode_parts, encode_answer, kind_of, AccuracyChunk, BlockJob, ForwardJob, Job, JobError, ModelKey, NoiseChartJob, Parts, SweepChunk, Training, WorkerMemory};
 
 /// A job read from its message, whatever its kind: what it needs, and its answer.
 pub trait Runnable {
@@ -37,19 +40,31 @@ const fn row<J: Job>() -> Entry {
     Entry { kind: J::KIND, read: read_as::<J> }
 }
 
-/// Every kind of job a worker runs.
-pub const JOBS: [Entry; 6] = [row::<AccuracyChunk>(), row::<SweepChunk>(), row::<ForwardJob>(), row::<BlockJob>(), row::<NoiseChartJob>(), row::<TrainChunk>()];
+/// The jobs the page's workers run (the page's own wasm).
+pub const PAGE_JOBS: [Entry; 5] = [row::<AccuracyChunk>(), row::<SweepChunk>(), row::<ForwardJob>(), row::<BlockJob>(), row::<NoiseChartJob>()];
 
-/// Any job's message read by the table, or why it is not one of its jobs.
-pub fn read(message: &str) -> Result<Box<dyn Runnable>, JobError> {
-    read_parts(Parts { text: message.to_string(), arrays: vec![] })
+/// The jobs the training workers run (`src/bin/train_worker.rs`).
+pub const TRAINING_JOBS: [Entry; 1] = [row::<Training>()];
+
+/// A job's message read by `table`, or why it is not one of its jobs.
+pub fn read_in(table: &[Entry], message: Parts) -> Result<Box<dyn Runnable>, JobError> {
+    let kind = kind_of(&message.text)?;
+    match table.iter().find(|e| e.kind == kind) {
+        Some(entry) => (entry.read)(message),
+        None => Err(JobError::NotAJob(format!("no job of kind {kind:?} here"))),
+    }
 }
 
-/// The same for a message with arrays.
+/// Any job's message read by whichever table holds its kind (the native tests' pool, which
+/// stands for both kinds of worker).
 pub fn read_parts(message: Parts) -> Result<Box<dyn Runnable>, JobError> {
-    let kind = kind_of(&message.text)?;
-    match JOBS.iter().find(|e| e.kind == kind) {
-        Some(entry) => (entry.read)(message),
-        None => Err(JobError::NotAJob(format!("no job of kind {kind:?}"))),
+    match kind_of(&message.text)? {
+        kind if kind == Training::KIND => read_in(&TRAINING_JOBS, message),
+        _ => read_in(&PAGE_JOBS, message),
     }
+}
+
+/// The same for a message without arrays.
+pub fn read(message: &str) -> Result<Box<dyn Runnable>, JobError> {
+    read_parts(Parts { text: message.to_string(), arrays: vec![] })
 }

@@ -4,7 +4,7 @@
 
 use crate::core::lab::NoiseSweepPoint;
 use crate::engine::explorer::evidence::{fresh_prompts, run_spec, AccuracyRun, DepthSweep, Net, DEPTHS};
-use crate::engine::jobs::table::{self, JOBS};
+use crate::engine::jobs::table::{self, PAGE_JOBS, TRAINING_JOBS};
 use crate::engine::jobs::*;
 use crate::engine::lab::blocks::{blocks, LabAssembly};
 use crate::engine::model::{explain_prompt, forward_options, prompt_for, render};
@@ -46,10 +46,20 @@ fn answer_of<J: Job>(text: &str, arrays: Vec<Vec<f32>>) -> Result<J::Output, Job
 
 #[test]
 fn the_table_has_each_kind_once_and_refuses_strangers() {
-    let mut kinds: Vec<&str> = JOBS.iter().map(|e| e.kind).collect();
+    let mut kinds: Vec<&str> = PAGE_JOBS.iter().chain(&TRAINING_JOBS).map(|e| e.kind).collect();
     kinds.sort();
     kinds.dedup();
-    assert_eq!(kinds.len(), JOBS.len());
+    assert_eq!(kinds.len(), PAGE_JOBS.len() + TRAINING_JOBS.len());
+    // The page's workers know no training job (the page's wasm holds no training code),
+    // the training workers no other job.
+    let (data, vocab) = training::data();
+    let spec = crate::engine::train::RunSpec { kind: AttentionKind::Baseline, seed: 1, preset: crate::engine::train::PRESETS[0], vocab };
+    let chunk = encode_parts(&TrainChunk { spec, data: std::rc::Rc::new(data), state: None, from: 0, steps: 1 });
+    assert!(table::read_in(&TRAINING_JOBS, chunk.clone()).is_ok());
+    assert!(matches!(table::read_in(&PAGE_JOBS, chunk).err(), Some(JobError::NotAJob(_))));
+    let forward = Parts { text: encode(&ForwardJob { state: ModelState::default(), checkpoint: 0, kind: AttentionKind::DiffV1 }), arrays: vec![] };
+    assert!(table::read_in(&PAGE_JOBS, forward.clone()).is_ok());
+    assert!(matches!(table::read_in(&TRAINING_JOBS, forward).err(), Some(JobError::NotAJob(_))));
     for message in ["", "garbage", "{}", r#"{"job":""}"#, r#"{"job":"teleport","body":{}}"#, r#"{"job":"accuracy"}"#, r#"{"job":"block","body":{"params":"#] {
         assert!(matches!(table::read(message).err(), Some(JobError::NotAJob(_))), "{message:?}");
     }
@@ -274,11 +284,12 @@ mod training {
             let mut direct = TrainRun::new(spec);
             let want: Vec<f32> = (0..4).map(|_| direct.train_step(&data).unwrap()).collect();
             let mut job = TrainChunk { spec, data: Rc::new(data.clone()), state: None, from: 0, steps: 0 };
-            let mut losses = vec![];
+            let (mut losses, mut weights) = (vec![], vec![]);
             for steps in [0, 3, 1] {
                 job.steps = steps;
                 let out = through(&job).unwrap();
                 losses.extend(out.losses.clone());
+                weights = out.weights.clone();
                 assert_eq!((out.step, out.eval.as_ref().map(|e| e.step), out.probe.len()), (job.from + steps, Some(job.from + steps), 2), "{kind:?}");
                 assert_eq!(out.probe[0].a2.is_some(), kind != AttentionKind::Baseline);
                 job = TrainChunk { state: Some(out.state), from: out.step, ..job };
@@ -286,6 +297,11 @@ mod training {
             assert_eq!(losses, want, "{kind:?}");
             let resumed = TrainRun::from_arrays(spec, job.state.clone().unwrap(), 4).unwrap();
             assert_eq!(resumed.weights().to_bytes(), direct.weights().to_bytes(), "{kind:?}");
+            // The page's model to keep, from the answer's names and shapes, without the training code.
+            let mut kept = crate::core::weights::TensorStore::default();
+            let state = job.state.clone().unwrap();
+            weights.into_iter().for_each(|w| kept.insert(w.name, w.shape, state[w.at].clone()));
+            assert_eq!(kept.to_bytes(), direct.weights().to_bytes(), "{kind:?}");
             job.steps = 0;
             assert_eq!(through(&job).unwrap().eval, Some(direct.evaluate(&data).unwrap()), "{kind:?}");
         }
@@ -449,15 +465,22 @@ mod runner {
         same(parts.into_iter().map(|part| NoiseChartJob { params: params.clone(), lambda: 0.7, part }).collect(), vec![]);
         let blocks = same(blocks(300).into_iter().map(|rows| BlockJob { params: LabParams { n: 300, ..params.clone() }, rows }).collect(), vec![]);
         assert_eq!(blocks.len(), crate::engine::lab::blocks::blocks(300).len());
+    }
+
+    /// The page never trains: a chunk no worker took is left to the training page (which
+    /// sends it again), and a runner that would take it over answers why it cannot.
+    #[test]
+    fn a_training_chunk_never_runs_on_the_page() {
         let (data, vocab) = training::data();
-        let chunk = TrainChunk {
-            spec: crate::engine::train::RunSpec { kind: AttentionKind::DiffV2, seed: 2, preset: crate::engine::train::PRESETS[0], vocab },
-            data: Rc::new(data),
-            state: None,
-            from: 0,
-            steps: 2,
-        };
-        let out = same(vec![chunk], vec![]);
-        assert_eq!(out[0].losses.len(), 2);
+        let spec = crate::engine::train::RunSpec { kind: AttentionKind::DiffV2, seed: 2, preset: crate::engine::train::PRESETS[0], vocab };
+        let chunk = TrainChunk { spec, data: Rc::new(data), state: None, from: 0, steps: 2 };
+        let (answers, outcome) = run_all(&Runner::new(&LocalPool::default()), vec![chunk.clone()], || true);
+        assert_eq!(answers[0].1.as_ref().map(|o| o.losses.len()), Ok(2), "a worker trains it");
+        let nobody = LocalPool::default().failing_after(0);
+        let (answers, outcome_left) = run_all(&Runner::new(&nobody).leave_to_caller(), vec![chunk.clone()], || true);
+        assert!(answers.is_empty());
+        assert_eq!((outcome_left.left, outcome_left.failure.is_some(), outcome.on_page), (vec![chunk.clone()], true, 0));
+        let (answers, _) = run_all(&Runner::new(&nobody), vec![chunk], || true);
+        assert!(answers[0].1.as_ref().unwrap_err().to_string().contains("the page does not train"));
     }
 }

@@ -4,11 +4,15 @@
 //! the probe's maps, the held-out blocks' losses once the run is done, and the state to
 //! send with the next chunk. Any worker can take any chunk: the batches depend on the
 //! seed and the step alone.
+//!
+//! The page sends a [`TrainChunk`] and never runs one: the code that takes the steps is
+//! [`Training`]'s, and only the training workers' own wasm (`src/bin/train_worker.rs`)
+//! links it, so a visit that never trains never downloads it.
 
 use crate::core::model::Model;
-use crate::engine::jobs::{Job, ModelKey, Slices, WorkerMemory};
+use crate::engine::jobs::{Job, ModelKey, WorkerMemory};
 use crate::engine::train::needle::WARMUP_CHECKPOINT;
-use crate::engine::train::{Eval, ProbeMaps, RunError, RunSpec, TaskData, TextData, TrainRun};
+use crate::engine::train::{Eval, ProbeMaps, RunError, RunSpec, TaskData, TextData, TrainRun, WeightPlace};
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
@@ -39,6 +43,9 @@ pub struct ChunkOutput {
     /// The step whose loss was not a finite number, if one was.
     pub not_finite: Option<usize>,
     pub state: Vec<Vec<f32>>,
+    /// Where the weights lie in the state, named as in a checkpoint: the page makes the
+    /// model a person keeps from them.
+    pub weights: Vec<WeightPlace>,
     pub step: usize,
 }
 
@@ -68,9 +75,8 @@ fn state_error(e: RunError) -> String {
     }
 }
 
-/// A chunk taken a step at a time: a worker runs it through, the page (where no worker
-/// is left) a step per slice between frames.
-pub struct ChunkStepper {
+/// A chunk as a training worker takes it, a step at a time.
+struct ChunkStepper {
     data: Rc<TaskData>,
     run: TrainRun,
     out: ChunkOutput,
@@ -80,7 +86,7 @@ pub struct ChunkStepper {
 impl TrainChunk {
     /// The chunk's run, resumed from its state and ready to step; at step 0 of the needle
     /// task, from `models`' shipped warm-up checkpoint.
-    pub fn stepper(&self, models: &[&Model]) -> Result<ChunkStepper, String> {
+    fn stepper(&self, models: &[&Model]) -> Result<ChunkStepper, String> {
         let run = match (&self.state, self.data.is_needle()) {
             (None, false) => TrainRun::new(self.spec),
             (None, true) => {
@@ -92,14 +98,14 @@ impl TrainChunk {
             }
             (Some(arrays), _) => TrainRun::from_arrays(self.spec, arrays.clone(), self.from as u32).map_err(state_error)?,
         };
-        let out = ChunkOutput { losses: vec![], eval: None, probe: vec![], blocks: None, not_finite: None, state: vec![], step: 0 };
+        let out = ChunkOutput { losses: vec![], eval: None, probe: vec![], blocks: None, not_finite: None, state: vec![], weights: vec![], step: 0 };
         Ok(ChunkStepper { data: self.data.clone(), run, out, left: self.steps })
     }
 }
 
 impl ChunkStepper {
     /// One step; `false` once the chunk has no step left (or a loss was not finite).
-    pub fn step(&mut self) -> Result<bool, String> {
+    fn step(&mut self) -> Result<bool, String> {
         if self.left == 0 || self.run.done() || self.out.not_finite.is_some() {
             return Ok(false);
         }
@@ -114,7 +120,7 @@ impl ChunkStepper {
 
     /// The chunk's answer: the evaluation, the probe's maps, the blocks when the run is
     /// done, and the state.
-    pub fn finish(mut self) -> ChunkOutput {
+    fn finish(mut self) -> ChunkOutput {
         let (run, data) = (&self.run, &self.data);
         if self.out.not_finite.is_none() {
             match run.evaluate(data) {
@@ -125,20 +131,14 @@ impl ChunkStepper {
             self.out.blocks = run.done().then(|| run.block_losses(data));
         }
         self.out.state = run.state_arrays().0;
+        self.out.weights = run.weight_places();
         self.out.step = run.step();
         self.out
     }
 }
 
-impl Slices<ChunkOutput> for Option<ChunkStepper> {
-    fn step(&mut self, _: &[&Model], _: &mut WorkerMemory) -> Result<Option<ChunkOutput>, String> {
-        let stepper = self.as_mut().ok_or("the chunk was finished already")?;
-        match stepper.step()? {
-            true => Ok(None),
-            false => Ok(self.take().map(ChunkStepper::finish)),
-        }
-    }
-}
+/// What the page says where a chunk would have to run on the page.
+const NOT_ON_THE_PAGE: &str = "the page does not train: training runs in the training workers, and none could take this chunk";
 
 /// A chunk's answer as its numbers cross back; the losses, the blocks, the maps (A1, then
 /// A2 and A1 − λ·A2 for a differential head, layer by layer) and the state go as arrays.
@@ -151,6 +151,7 @@ pub struct ChunkAnswer {
     differential: bool,
     done: bool,
     not_finite: Option<usize>,
+    weights: Vec<WeightPlace>,
 }
 
 impl Job for TrainChunk {
@@ -195,19 +196,13 @@ impl Job for TrainChunk {
         Ok(Self { data: Rc::new(data), state, ..self })
     }
 
-    fn run(&self, models: &[&Model], _: &mut WorkerMemory) -> Result<ChunkOutput, String> {
-        let mut stepper = self.stepper(models)?;
-        while stepper.step()? {}
-        Ok(stepper.finish())
-    }
-
-    /// A step per slice (a step of the smallest preset takes tens of milliseconds).
-    fn slices(&self, models: &[&Model]) -> Result<Box<dyn Slices<ChunkOutput>>, String> {
-        Ok(Box::new(Some(self.stepper(models)?)))
+    /// Never on the page (the module's note): a chunk no worker took is sent again.
+    fn run(&self, _: &[&Model], _: &mut WorkerMemory) -> Result<ChunkOutput, String> {
+        Err(NOT_ON_THE_PAGE.into())
     }
 
     fn to_answer(o: ChunkOutput) -> (ChunkAnswer, Vec<Vec<f32>>) {
-        let answer = ChunkAnswer { step: o.step, eval: o.eval, layers: o.probe.len(), differential: o.probe.iter().any(|m| m.a2.is_some()), done: o.blocks.is_some(), not_finite: o.not_finite };
+        let answer = ChunkAnswer { step: o.step, eval: o.eval, layers: o.probe.len(), differential: o.probe.iter().any(|m| m.a2.is_some()), done: o.blocks.is_some(), not_finite: o.not_finite, weights: o.weights };
         let mut arrays = vec![o.losses, o.blocks.unwrap_or_default()];
         for m in o.probe {
             arrays.push(m.a1.into_iter().collect());
@@ -235,6 +230,49 @@ impl Job for TrainChunk {
             let (a2, combined) = if a.differential { (Some(map()?), map()?) } else { (None, a1.clone()) };
             probe.push(ProbeMaps { layer, a1, a2, combined });
         }
-        Ok(ChunkOutput { losses, eval: a.eval, probe, blocks: a.done.then_some(blocks), not_finite: a.not_finite, state: arrays.collect(), step: a.step })
+        let state: Vec<Vec<f32>> = arrays.collect();
+        let fits = a.weights.iter().all(|w| state.get(w.at).is_some_and(|data| w.shape.iter().product::<usize>() == data.len()));
+        if !fits {
+            return Err("a chunk's weights do not fit its state".into());
+        }
+        Ok(ChunkOutput { losses, eval: a.eval, probe, blocks: a.done.then_some(blocks), not_finite: a.not_finite, state, weights: a.weights, step: a.step })
+    }
+}
+
+/// A chunk as a training worker reads it: the same message and answer as [`TrainChunk`],
+/// and the code that takes its steps (only the training workers' wasm links it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Training(pub TrainChunk);
+
+impl Job for Training {
+    const KIND: &'static str = TrainChunk::KIND;
+    type Output = ChunkOutput;
+    type Answer = ChunkAnswer;
+
+    fn arrays(&self) -> Vec<Vec<f32>> {
+        self.0.arrays()
+    }
+
+    fn models(&self) -> Vec<ModelKey> {
+        self.0.models()
+    }
+
+    fn with_arrays(self, arrays: Vec<Vec<f32>>) -> Result<Self, String> {
+        self.0.with_arrays(arrays).map(Training)
+    }
+
+    fn run(&self, models: &[&Model], _: &mut WorkerMemory) -> Result<ChunkOutput, String> {
+        let mut stepper = self.0.stepper(models)?;
+        while stepper.step()? {}
+        Ok(stepper.finish())
+    }
+
+    fn to_answer(o: ChunkOutput) -> (ChunkAnswer, Vec<Vec<f32>>) {
+        TrainChunk::to_answer(o)
+    }
+
+    fn from_answer(a: ChunkAnswer, arrays: Vec<Vec<f32>>) -> Result<ChunkOutput, String> {
+        TrainChunk::from_answer(a, arrays)
     }
 }

@@ -1,14 +1,14 @@
 //! Everything a training session has measured and what it sends next: one entry per
-//! (kind, seed) run, each advanced a chunk at a time by worker jobs (or on the page where
-//! no worker is left). The page only shows the board and hands it answers; the board
+//! (kind, seed) run, each advanced a chunk at a time by the training workers' jobs. The page only shows the board and hands it answers; the board
 //! decides each run's next chunk, keeps its curves and map snapshots, marks a failed or
 //! diverged run without stopping the others, and says the verdict at the end.
 
 use super::data::TaskData;
 use super::preset::Preset;
-use super::run::{Eval, ProbeMaps, RunSpec, TrainRun};
+use super::run::{Eval, ProbeMaps, RunSpec, WeightPlace};
 use super::verdict::{compare, Comparison};
 use crate::core::config::AttentionKind;
+use crate::core::weights::TensorStore;
 use crate::engine::jobs::{ChunkOutput, TrainChunk};
 use std::rc::Rc;
 
@@ -33,6 +33,8 @@ pub struct RunRecord {
     pub blocks: Option<Vec<f32>>,
     pub failure: Option<RunFailure>,
     state: Option<Vec<Vec<f32>>>,
+    /// Where the weights lie in the state (the chunk's answer says it).
+    weights: Vec<WeightPlace>,
     pub step: usize,
 }
 
@@ -41,10 +43,16 @@ impl RunRecord {
         self.blocks.is_some() || self.failure.is_some()
     }
 
-    /// The run's weights as they are now (none before its first chunk).
-    pub fn weights(&self) -> Option<crate::core::weights::TensorStore> {
-        let state = self.state.clone()?;
-        TrainRun::from_arrays(self.spec, state, self.step as u32).ok().map(|r| r.weights())
+    /// The run's weights as they are now (none before its first chunk), in a checkpoint's
+    /// naming. Made from the state as it is, without the training code, which the page
+    /// does not hold.
+    pub fn weights(&self) -> Option<TensorStore> {
+        let state = self.state.as_ref()?;
+        let mut store = TensorStore::default();
+        for w in &self.weights {
+            store.insert(w.name.clone(), w.shape.clone(), state.get(w.at)?.clone());
+        }
+        Some(store)
     }
 }
 
@@ -64,7 +72,7 @@ impl Board {
     pub fn new(preset: Preset, kinds: &[AttentionKind], seeds: usize, data: TaskData, vocab: usize) -> Self {
         let runs = (1..=seeds as u64)
             .flat_map(|seed| kinds.iter().map(move |&kind| RunSpec { kind, seed, preset, vocab }))
-            .map(|spec| RunRecord { spec, losses: vec![], evals: vec![], snapshots: vec![], blocks: None, failure: None, state: None, step: 0 })
+            .map(|spec| RunRecord { spec, losses: vec![], evals: vec![], snapshots: vec![], blocks: None, failure: None, state: None, weights: vec![], step: 0 })
             .collect();
         Self { preset, kinds: kinds.to_vec(), seeds, data: Rc::new(data), runs }
     }
@@ -116,6 +124,7 @@ impl Board {
         }
         run.blocks = out.blocks;
         run.state = Some(out.state);
+        run.weights = out.weights;
     }
 
     pub fn finished(&self) -> bool {

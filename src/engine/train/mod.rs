@@ -15,5 +15,5 @@ mod tests;
 pub use board::{Board, RunFailure, RunRecord};
 pub use data::{DataError, TaskData, TextData};
 pub use preset::{Preset, NEEDLE, PRESETS};
-pub use run::{Eval, ProbeMaps, RunError, RunSpec, TrainRun};
+pub use run::{Eval, ProbeMaps, RunError, RunSpec, TrainRun, WeightPlace};
 pub use verdict::{compare, Comparison, Finding};

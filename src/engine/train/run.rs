@@ -44,6 +44,16 @@ pub struct ProbeMaps {
     pub combined: Array2<f32>,
 }
 
+/// Where one weight lies among a run's state arrays ([`TrainRun::state_arrays`]), with
+/// its checkpoint name and shape: what the page needs to make a checkpoint of a state
+/// without the training code.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WeightPlace {
+    pub at: usize,
+    pub name: String,
+    pub shape: Vec<usize>,
+}
+
 /// Why a run stopped early.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RunError {
@@ -183,6 +193,15 @@ impl TrainRun {
     pub fn state_arrays(&self) -> (Vec<Vec<f32>>, u32) {
         let (store, steps) = self.state();
         (store.names().map(|n| store.get(n).expect("listed").data.clone()).collect(), steps)
+    }
+
+    /// Where each weight lies among [`TrainRun::state_arrays`].
+    pub fn weight_places(&self) -> Vec<WeightPlace> {
+        let (state, _) = self.state();
+        let names: Vec<&str> = state.names().collect();
+        let weights = self.weights();
+        let place = |name: &str| WeightPlace { at: names.iter().position(|n| *n == name).expect("the state holds every weight"), name: name.to_string(), shape: weights.get(name).expect("listed").shape.clone() };
+        weights.names().map(place).collect()
     }
 
     /// The run from [`TrainRun::state_arrays`], checked: as many arrays as the spec's state

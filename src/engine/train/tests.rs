@@ -144,7 +144,7 @@ fn the_verdict_claims_only_what_both_intervals_support() {
 /// the verdict and the CSV follow.
 #[test]
 fn a_board_runs_every_kind_and_seed_to_the_end() {
-    use crate::engine::jobs::Job;
+    use crate::engine::jobs::{Job, Training};
     let text = words_text(8000);
     let vocab = CharVocab::of_text(&text);
     let preset = Preset { steps: 6, eval_every: 4, ..PRESETS[0] };
@@ -157,7 +157,7 @@ fn a_board_runs_every_kind_and_seed_to_the_end() {
         rounds += 1;
         for job in &jobs {
             // The second seed's V1 run loses its worker in the second round.
-            let answer = if rounds == 2 && job.spec.kind == AttentionKind::DiffV1 && job.spec.seed == 2 { Err("the worker stopped".to_string()) } else { job.run(&[], &mut Default::default()) };
+            let answer = if rounds == 2 && job.spec.kind == AttentionKind::DiffV1 && job.spec.seed == 2 { Err("the worker stopped".to_string()) } else { Training(job.clone()).run(&[], &mut Default::default()) };
             board.take(job, answer.clone());
             board.take(job, answer);
         }

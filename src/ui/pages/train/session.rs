@@ -1,22 +1,23 @@
 //! The training page's wiring: the texts loaded once, a board made when Train is pressed,
-//! then rounds of chunk jobs (one per unfinished run) through the worker pool until every
-//! run is done, paused or stopped, through the jobs' runner: a chunk a failed worker left
-//! runs here, a step per slice between frames, so no task holds the page. Leaving the page stops the work
+//! then rounds of chunk jobs (one per unfinished run) through the training workers' pool
+//! (their own wasm: the page holds no training code) until every run is done, paused or
+//! stopped. A chunk a failed worker left goes to a fresh worker in the next round; a run
+//! whose chunk is left twice in a row stops with the worker's reason, so a chunk that
+//! kills every worker (or a browser that starts none) cannot loop. Leaving the page stops the work
 //! (the rounds check that the page is still there); a background tab keeps training in
 //! the workers, more slowly where the browser throttles it.
 
 use crate::engine::jobs::runner::Runner;
-use crate::engine::jobs::{ChunkOutput, JobError, ModelKey, TrainChunk};
-use crate::engine::shared::{CharVocab, Model};
-use crate::engine::train::needle::{self, WARMUP_CHECKPOINT};
-use crate::engine::train::{Board, DataError, Preset, TaskData, TextData};
+use crate::engine::jobs::{ChunkOutput, JobError, TrainChunk};
+use crate::engine::shared::CharVocab;
+use crate::engine::train::needle;
+use crate::engine::train::{Board, DataError, Preset, RunSpec, TaskData, TextData};
 use crate::state::train_state::{TrainState, TrainTask};
 use crate::tr;
-use crate::ui::model_files::{fetch_bytes, Library};
+use crate::ui::model_files::fetch_bytes;
 use crate::ui::now_ms;
-use crate::ui::worker_pool::WorkerPool;
+use crate::ui::worker_pool::{WorkerError, WorkerPool};
 use leptos::prelude::*;
-use std::rc::Rc;
 use std::sync::Arc;
 
 /// Where a session stands.
@@ -51,9 +52,6 @@ pub struct TrainSession {
     board: StoredValue<Option<Board>, LocalStorage>,
     generation: StoredValue<u64>,
     paused: StoredValue<bool>,
-    /// The shipped needle models the needle task starts from (the page's copies, for
-    /// the chunks no worker is left to run).
-    library: Library,
 }
 
 async fn text_of(path: &str) -> Result<String, String> {
@@ -83,7 +81,6 @@ impl TrainSession {
             board: StoredValue::new_local(None),
             generation: StoredValue::new(0),
             paused: StoredValue::new(false),
-            library: Library::new(),
         };
         leptos::task::spawn_local(async move {
             let loaded = load_texts().await;
@@ -125,28 +122,8 @@ impl TrainSession {
         self.elapsed_ms.set(0.0);
         self.phase.set(Phase::Running);
         self.revision.update(|r| *r += 1);
-        let (s, kinds, needle) = (*self, state.models.clone(), preset.is_needle());
-        leptos::task::spawn_local(async move {
-            let models = if needle { s.warm_ups(&kinds).await } else { Ok(vec![]) };
-            match models {
-                Ok(models) => s.drive(generation, models).await,
-                Err(why) => {
-                    s.board.set_value(None);
-                    s.phase.set(Phase::Refused(why));
-                }
-            }
-        });
-    }
-
-    /// The shipped needle models of `kinds` at their warm-up checkpoint, loaded here.
-    async fn warm_ups(self, kinds: &[crate::engine::shared::AttentionKind]) -> Result<Vec<(ModelKey, Rc<Model>)>, String> {
-        let mut models = vec![];
-        for kind in kinds {
-            let key = (kind.slug().to_string(), WARMUP_CHECKPOINT);
-            let model = self.library.load(key.0.clone(), key.1).await.map_err(|e| e.to_string())?;
-            models.push((key, model));
-        }
-        Ok(models)
+        let s = *self;
+        leptos::task::spawn_local(async move { s.drive(generation).await });
     }
 
     pub fn pause(&self) {
@@ -175,8 +152,10 @@ impl TrainSession {
     }
 
     /// Rounds until every run is finished, the session is stopped or the page is gone.
-    async fn drive(self, generation: u64, models: Vec<(ModelKey, Rc<Model>)>) {
+    async fn drive(self, generation: u64) {
         let alive = move || self.generation.try_get_value() == Some(generation);
+        // Per run, whether its last chunk was left by a failed worker.
+        let mut struck: Vec<RunSpec> = vec![];
         loop {
             while alive() && self.paused.get_value() {
                 crate::ui::sleep_ms(200).await;
@@ -198,10 +177,17 @@ impl TrainSession {
             // A pause takes effect after the chunks in flight: the round's other chunks are
             // not sent (the next round makes them again from the board).
             let sending = move || alive() && !self.paused.get_value();
-            Runner::new(&*WorkerPool::get()).with_models(models.clone()).run(jobs, sending, answer).await;
-            if alive() {
-                self.elapsed_ms.update(|t| *t += now_ms() - started);
+            let outcome = Runner::new(&*WorkerPool::training()).leave_to_caller().run(jobs, sending, answer).await;
+            if !alive() {
+                return;
             }
+            self.elapsed_ms.update(|t| *t += now_ms() - started);
+            let why = outcome.failure.unwrap_or_else(|| WorkerError::Gone.to_string());
+            let (again, twice): (Vec<TrainChunk>, Vec<TrainChunk>) = outcome.left.into_iter().partition(|job| !struck.contains(&job.spec));
+            for job in &twice {
+                self.take(job, Err(why.clone()));
+            }
+            struck = again.iter().map(|job| job.spec).collect();
         }
     }
 }
