@@ -45,10 +45,16 @@ echo "[test] release build under /difflens/"
 rm -rf dist
 trunk build --release --offline --public-url /difflens/
 mkdir -p artifacts
+gz() { gzip -9c "$@" | wc -c; }
 {
   for f in dist/*.wasm dist/*.js; do
-    printf '%s raw %d gzip %d\n' "$(basename "$f")" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)"
+    printf '%s raw %d gzip %d\n' "$(basename "$f")" "$(stat -c %s "$f")" "$(gz "$f")"
   done
+  # What a first visit downloads: the page's wasm and JS and the workers' loader (the
+  # page's workers run the same wasm); the training wasm comes when Train is pressed.
+  first=$(( $(gz dist/difflens-[0-9a-f]*_bg.wasm) + $(gz dist/difflens-[0-9a-f]*.js) + $(gz dist/worker-loader.js) ))
+  printf 'first download gzip %d\n' "$first"
+  printf 'training download gzip %d\n' "$(( $(gz dist/difflens-train_bg.wasm) + $(gz dist/difflens-train.js) ))"
 } | tee artifacts/size.txt
 phase "release build"
 

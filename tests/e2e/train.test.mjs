@@ -186,3 +186,45 @@ test('training page: a worker that panics mid-session shows the banner, and trai
     await b.stop();
   }
 });
+
+test('training page: the training code arrives only when a person trains, and a training wasm that cannot load stops the runs with the reason', async () => {
+  const b = await start('cpu');
+  try {
+    const page = await b.context.newPage();
+    page.on('pageerror', (e) => b.errors.push(`pageerror: ${e.message}`));
+    const asked = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    const training = () => asked.filter((p) => /difflens-train/.test(p));
+    // The lab and the training page before Train: the training wasm is not fetched.
+    await page.goto(b.url + '#/lab');
+    await page.waitForSelector('canvas.map');
+    await page.click('a[href$="#/train"]');
+    await page.waitForFunction(() => !document.querySelector('#train-start')?.disabled, null, { timeout: 30_000 });
+    assert.deepEqual(training(), [], 'no training code before Train');
+    await page.selectOption('#train-seeds', '1');
+    await page.click('#train-start');
+    await page.waitForFunction(() => /Step [1-9]\d* of/.test(document.querySelector('#train-status')?.textContent), null, { timeout: 90_000 });
+    assert.ok(training().some((p) => p.endsWith('difflens-train_bg.wasm')), `the training workers fetched their wasm: ${training()}`);
+    await page.click('#train-stop');
+    await page.close();
+
+    // Its download breaks: each run's chunk is sent twice, then every run stops with the
+    // reason, the banner says it, and the page goes on.
+    const broken = await b.context.newPage();
+    broken.on('pageerror', (e) => b.errors.push(`pageerror: ${e.message}`));
+    await broken.addInitScript(() => { window.DIFFLENS_WORKERS = 1; window.DIFFLENS_BREAK_WORKER_DOWNLOAD = true; });
+    await broken.goto(b.url + '#/train?task=needle&models=baseline,diff_v1&seeds=1');
+    await broken.waitForFunction(() => !document.querySelector('#train-start')?.disabled, null, { timeout: 30_000 });
+    await broken.click('#train-start');
+    await broken.waitForFunction(() => document.querySelectorAll('#train-failures li').length === 2, null, { timeout: 90_000 });
+    const failures = await broken.$$eval('#train-failures li', (lis) => lis.map((li) => li.textContent));
+    for (const f of failures) assert.match(f, /worker/i, f);
+    assert.match(await broken.textContent('#worker-failed'), /A background worker failed .*Training sends its chunk to a fresh worker/);
+    assert.match(await broken.textContent('#train-status'), /Step 0 of/);
+    await broken.click('a[href$="#/lab"]');
+    await broken.waitForSelector('canvas.map');
+    assert.deepEqual(b.errors.filter((e) => !/worker/i.test(e)), [], 'no errors in the page itself');
+  } finally {
+    await b.stop();
+  }
+});
