@@ -8,7 +8,7 @@
 // 3. The needle task: one run of each kind (seed 1) on one worker: the seconds until its
 //    held-out retrieval accuracy reaches 90 % (bench_train gives every seed natively).
 // Writes artifacts/bench-train-<mode>.json. `node tests/e2e/bench-train.mjs cpu 3 needle`
-// runs the needle part alone.
+// runs the needle part alone, `... cpu 3 single` the single runs without the session.
 import fs from 'node:fs';
 import { start, artifact } from './harness.mjs';
 
@@ -83,7 +83,7 @@ async function needleRuns(b) {
 async function textRuns(b) {
   const single = [];
   for (let i = 0; i < runs; i++) single.push(await oneRun(b));
-  const all = await session(b);
+  const all = process.argv[4] === 'single' ? null : await session(b);
   const result = { mode, single, session: all };
   fs.writeFileSync(artifact(`bench-train-${mode}.json`), JSON.stringify(result, null, 1));
   console.log(JSON.stringify({ below_bigram_s: single.map((r) => r.below_bigram_s), at_most_2_s: single.map((r) => r.at_most_2_s), session: all }, null, 1));

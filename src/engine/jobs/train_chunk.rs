@@ -202,7 +202,15 @@ impl Job for TrainChunk {
     }
 
     fn to_answer(o: ChunkOutput) -> (ChunkAnswer, Vec<Vec<f32>>) {
-        let answer = ChunkAnswer { step: o.step, eval: o.eval, layers: o.probe.len(), differential: o.probe.iter().any(|m| m.a2.is_some()), done: o.blocks.is_some(), not_finite: o.not_finite, weights: o.weights };
+        let answer = ChunkAnswer {
+            step: o.step,
+            eval: o.eval,
+            layers: o.probe.len(),
+            differential: o.probe.iter().any(|m| m.a2.is_some()),
+            done: o.blocks.is_some(),
+            not_finite: o.not_finite,
+            weights: o.weights,
+        };
         let mut arrays = vec![o.losses, o.blocks.unwrap_or_default()];
         for m in o.probe {
             arrays.push(m.a1.into_iter().collect());

@@ -200,7 +200,11 @@ impl TrainRun {
         let (state, _) = self.state();
         let names: Vec<&str> = state.names().collect();
         let weights = self.weights();
-        let place = |name: &str| WeightPlace { at: names.iter().position(|n| *n == name).expect("the state holds every weight"), name: name.to_string(), shape: weights.get(name).expect("listed").shape.clone() };
+        let place = |name: &str| WeightPlace {
+            at: names.iter().position(|n| *n == name).expect("the state holds every weight"),
+            name: name.to_string(),
+            shape: weights.get(name).expect("listed").shape.clone(),
+        };
         weights.names().map(place).collect()
     }
 

@@ -157,7 +157,11 @@ fn a_board_runs_every_kind_and_seed_to_the_end() {
         rounds += 1;
         for job in &jobs {
             // The second seed's V1 run loses its worker in the second round.
-            let answer = if rounds == 2 && job.spec.kind == AttentionKind::DiffV1 && job.spec.seed == 2 { Err("the worker stopped".to_string()) } else { Training(job.clone()).run(&[], &mut Default::default()) };
+            let answer = if rounds == 2 && job.spec.kind == AttentionKind::DiffV1 && job.spec.seed == 2 {
+                Err("the worker stopped".to_string())
+            } else {
+                Training(job.clone()).run(&[], &mut Default::default())
+            };
             board.take(job, answer.clone());
             board.take(job, answer);
         }

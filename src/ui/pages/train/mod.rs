@@ -41,12 +41,22 @@ fn task_name(task: TrainTask) -> String {
 /// The sentence under the status: steps, speed, time left, or why it stopped.
 fn progress(session: TrainSession) -> String {
     let phase = session.phase.get();
-    let Some(((done, total), tokens, needle, failed)) = session.with_board(|b| (b.progress(), b.tokens_per_step(), b.data.is_needle(), b.runs.iter().filter(|r| r.failure.is_some()).count())) else {
+    let failed = |b: &crate::engine::train::Board| b.runs.iter().filter(|r| r.failure.is_some()).count();
+    let Some(((done, total), tokens, needle, (failed, runs), answered)) =
+        session.with_board(|b| (b.progress(), b.tokens_per_step(), b.data.is_needle(), (failed(b), b.runs.len()), b.runs.iter().any(|r| !r.evals.is_empty())))
+    else {
         return match phase {
             Phase::Refused(why) => why,
             _ => tr!("train-idle"),
         };
     };
+    // Before the first answer the workers may still be fetching and compiling their wasm.
+    if phase == Phase::Running && !answered && failed == 0 {
+        return tr!("train-starting");
+    }
+    if failed == runs {
+        return tr!("train-all-failed");
+    }
     let seconds = session.elapsed_ms.get() / 1000.0;
     let rate = if seconds > 0.0 { done as f64 / seconds } else { 0.0 };
     let mut line = match needle {
@@ -58,6 +68,9 @@ fn progress(session: TrainSession) -> String {
     }
     if failed > 0 {
         line = format!("{line} {}", tr!("train-failed-runs", count = failed));
+        if matches!(phase, Phase::Running | Phase::Paused) {
+            line = format!("{line} {}", tr!("train-others-go-on"));
+        }
     }
     let said = match phase {
         Phase::Running => tr!("train-running"),
