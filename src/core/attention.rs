@@ -10,7 +10,7 @@ use super::analysis::quantize_absmax;
 use super::baseline::BaselineAttention;
 use super::diff_v1::DiffAttnV1;
 use super::diff_v2::DiffAttnV2;
-use super::linalg::Mat;
+use super::linalg::{times, times_t, Mat};
 use super::model::{put_matrix, put_vector};
 use super::rope::Rope;
 use super::softmax::{apply_mask, softmax_rows};
@@ -228,7 +228,7 @@ pub(crate) struct HeadResult {
 
 /// Scaled logits of a block of queries against keys `[0, kv_len)`.
 fn block_logits(q: &ArrayView2<f32>, k: &ArrayView2<f32>, rows: (usize, usize), kv_len: usize, scale: f32) -> Mat {
-    let mut scores = q.slice(s![rows.0..rows.1, ..]).dot(&k.slice(s![..kv_len, ..]).t());
+    let mut scores = times_t(&q.slice(s![rows.0..rows.1, ..]), &k.slice(s![..kv_len, ..]));
     scores.mapv_inplace(|v| v * scale);
     scores
 }
@@ -320,7 +320,7 @@ pub(crate) fn run_head(inputs: &HeadInputs, opts: &AttentionOptions, keep: &Keep
                 d
             }
         };
-        let out_rows = combined.dot(&inputs.v.slice(s![..kv_len, ..]));
+        let out_rows = times(&combined.view(), &inputs.v.slice(s![..kv_len, ..]));
         result.out.slice_mut(s![start..end, ..]).assign(&out_rows);
     }
     result

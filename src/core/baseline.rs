@@ -6,17 +6,17 @@ use super::attention::{head_maps, rotate, run_head, AttentionOptions, HeadInputs
 use super::config::AttnShape;
 use super::head_layout::HeadLayout;
 use super::init::linear_weight;
-use super::linalg::{columns, linear, Mat};
+use super::linalg::{columns, Mat, Weight};
 use super::weights::{Scope, WeightsError};
 use ndarray::{s, Array2, ArrayView2};
 use rand::Rng;
 
 #[derive(Clone, Debug)]
 pub struct BaselineAttention {
-    pub wq: Mat,
-    pub wk: Mat,
-    pub wv: Mat,
-    pub wout: Mat,
+    pub wq: Weight,
+    pub wk: Weight,
+    pub wv: Weight,
+    pub wout: Weight,
     pub n_heads: usize,
     pub n_kv_heads: usize,
     pub head_dim: usize,
@@ -27,10 +27,10 @@ impl BaselineAttention {
     pub fn load(vb: &Scope, shape: AttnShape) -> Result<Self, WeightsError> {
         let AttnShape { embed_dim: e, n_heads, n_kv_heads, head_dim: d } = shape;
         Ok(Self {
-            wq: vb.matrix("q_proj.weight", n_heads * d, e)?,
-            wk: vb.matrix("k_proj.weight", n_kv_heads * d, e)?,
-            wv: vb.matrix("v_proj.weight", n_kv_heads * d, e)?,
-            wout: vb.matrix("out_proj.weight", e, n_heads * d)?,
+            wq: vb.matrix("q_proj.weight", n_heads * d, e)?.into(),
+            wk: vb.matrix("k_proj.weight", n_kv_heads * d, e)?.into(),
+            wv: vb.matrix("v_proj.weight", n_kv_heads * d, e)?.into(),
+            wout: vb.matrix("out_proj.weight", e, n_heads * d)?.into(),
             n_heads,
             n_kv_heads,
             head_dim: d,
@@ -40,10 +40,10 @@ impl BaselineAttention {
     pub fn random(rng: &mut impl Rng, shape: AttnShape) -> Self {
         let AttnShape { embed_dim: e, n_heads, n_kv_heads, head_dim: d } = shape;
         Self {
-            wq: linear_weight(rng, n_heads * d, e),
-            wk: linear_weight(rng, n_kv_heads * d, e),
-            wv: linear_weight(rng, n_kv_heads * d, e),
-            wout: linear_weight(rng, e, n_heads * d),
+            wq: linear_weight(rng, n_heads * d, e).into(),
+            wk: linear_weight(rng, n_kv_heads * d, e).into(),
+            wv: linear_weight(rng, n_kv_heads * d, e).into(),
+            wout: linear_weight(rng, e, n_heads * d).into(),
             n_heads,
             n_kv_heads,
             head_dim: d,
@@ -64,8 +64,8 @@ impl BaselineAttention {
     /// [`AttentionLayer::forward_after`](super::attention::AttentionLayer::forward_after)).
     pub fn forward_after(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize, kv: &mut KvRows) -> LayerOutput {
         let (d, first) = (self.head_dim, kv.rows());
-        let q = rotate(linear(x, &self.wq.view()), d, opts, first);
-        kv.append(rotate(linear(x, &self.wk.view()), d, opts, first), linear(x, &self.wv.view()));
+        let q = rotate(self.wq.times(x), d, opts, first);
+        kv.append(rotate(self.wk.times(x), d, opts, first), self.wv.times(x));
         let (k, v) = (&kv.k, &kv.v);
         let layout = self.head_layout();
         let mut heads: Mat = Array2::zeros((x.nrows(), layout.out_width()));
@@ -77,6 +77,6 @@ impl BaselineAttention {
             heads.slice_mut(s![.., at.out..at.out + d]).assign(&r.out);
             maps.extend(head_maps(layer, h, &mut r));
         }
-        LayerOutput { out: linear(&heads.view(), &self.wout.view()), lambda: LambdaTrace::None, maps }
+        LayerOutput { out: self.wout.times(&heads.view()), lambda: LambdaTrace::None, maps }
     }
 }

@@ -13,7 +13,7 @@ use super::config::{AttnShape, KvPairing};
 use super::head_layout::HeadLayout;
 use super::init::{linear_weight, normal_vector};
 use super::lambda::LambdaParams;
-use super::linalg::{columns, linear, Mat};
+use super::linalg::{columns, Mat, Weight};
 use super::rms_norm::RmsNorm;
 use super::weights::{Scope, WeightsError};
 use ndarray::{s, Array2, ArrayView2};
@@ -25,13 +25,13 @@ pub const SUBLN_EPS: f32 = 1e-5;
 #[derive(Clone, Debug)]
 pub struct DiffAttnV1 {
     /// `[E, E]`: 2H query sub-heads of size d.
-    pub wq: Mat,
+    pub wq: Weight,
     /// `[E / n_rep, E]`: 2·H_kv key sub-heads of size d.
-    pub wk: Mat,
+    pub wk: Weight,
     /// `[E / n_rep, E]`: H_kv value heads of size 2d.
-    pub wv: Mat,
+    pub wv: Weight,
     /// `[E, E]`.
-    pub wout: Mat,
+    pub wout: Weight,
     pub lambda: LambdaParams,
     /// RMSNorm over 2d channels, one gain shared by all heads (`subln.weight`).
     pub subln: RmsNorm,
@@ -55,10 +55,10 @@ impl DiffAttnV1 {
             false => RmsNorm::unit(2 * d, SUBLN_EPS),
         };
         Ok(Self {
-            wq: vb.matrix("q_proj.weight", 2 * n_heads * d, e)?,
-            wk: vb.matrix("k_proj.weight", kv_width, e)?,
-            wv: vb.matrix("v_proj.weight", kv_width, e)?,
-            wout: vb.matrix("out_proj.weight", e, 2 * n_heads * d)?,
+            wq: vb.matrix("q_proj.weight", 2 * n_heads * d, e)?.into(),
+            wk: vb.matrix("k_proj.weight", kv_width, e)?.into(),
+            wv: vb.matrix("v_proj.weight", kv_width, e)?.into(),
+            wout: vb.matrix("out_proj.weight", e, 2 * n_heads * d)?.into(),
             lambda: LambdaParams { q1: vb.vector("lambda_q1", d)?, k1: vb.vector("lambda_k1", d)?, q2: vb.vector("lambda_q2", d)?, k2: vb.vector("lambda_k2", d)? },
             subln,
             use_subln,
@@ -75,10 +75,10 @@ impl DiffAttnV1 {
         let AttnShape { embed_dim: e, n_heads, n_kv_heads, head_dim: d } = shape;
         let kv_width = 2 * n_kv_heads * d;
         Self {
-            wq: linear_weight(rng, 2 * n_heads * d, e),
-            wk: linear_weight(rng, kv_width, e),
-            wv: linear_weight(rng, kv_width, e),
-            wout: linear_weight(rng, e, 2 * n_heads * d),
+            wq: linear_weight(rng, 2 * n_heads * d, e).into(),
+            wk: linear_weight(rng, kv_width, e).into(),
+            wv: linear_weight(rng, kv_width, e).into(),
+            wout: linear_weight(rng, e, 2 * n_heads * d).into(),
             lambda: LambdaParams { q1: normal_vector(rng, d, 0.1), k1: normal_vector(rng, d, 0.1), q2: normal_vector(rng, d, 0.1), k2: normal_vector(rng, d, 0.1) },
             subln: RmsNorm::unit(2 * d, SUBLN_EPS),
             use_subln: true,
@@ -118,8 +118,8 @@ impl DiffAttnV1 {
     /// [`AttentionLayer::forward_after`](super::attention::AttentionLayer::forward_after)).
     pub fn forward_after(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize, lambda: f32, kv: &mut KvRows) -> LayerOutput {
         let (d, first) = (self.head_dim, kv.rows());
-        let q = rotate(linear(x, &self.wq.view()), d, opts, first);
-        kv.append(rotate(linear(x, &self.wk.view()), d, opts, first), linear(x, &self.wv.view()));
+        let q = rotate(self.wq.times(x), d, opts, first);
+        kv.append(rotate(self.wk.times(x), d, opts, first), self.wv.times(x));
         let (k, v) = (&kv.k, &kv.v);
         let layout = self.head_layout();
         let mut heads: Mat = Array2::zeros((x.nrows(), layout.out_width()));
@@ -143,6 +143,6 @@ impl DiffAttnV1 {
             heads.slice_mut(s![.., at.out..at.out + layout.dv]).assign(&r.out);
             maps.extend(head_maps(layer, h, &mut r));
         }
-        LayerOutput { out: linear(&heads.view(), &self.wout.view()), lambda: LambdaTrace::Scalar(lambda), maps }
+        LayerOutput { out: self.wout.times(&heads.view()), lambda: LambdaTrace::Scalar(lambda), maps }
     }
 }

@@ -13,7 +13,7 @@ use super::config::AttnShape;
 use super::head_layout::{v2_kv_group, HeadLayout};
 use super::init::linear_weight;
 use super::lambda::sigmoid;
-use super::linalg::{columns, linear, Mat};
+use super::linalg::{columns, Mat, Weight};
 use super::weights::{Scope, WeightsError};
 use ndarray::{s, Array2, ArrayView2};
 use rand::Rng;
@@ -21,15 +21,15 @@ use rand::Rng;
 #[derive(Clone, Debug)]
 pub struct DiffAttnV2 {
     /// `[2H·d, E]`.
-    pub wq: Mat,
+    pub wq: Weight,
     /// `[H_kv·d, E]`.
-    pub wk: Mat,
+    pub wk: Weight,
     /// `[H_kv·d, E]`.
-    pub wv: Mat,
+    pub wv: Weight,
     /// `[E, H·d]`: the same as a baseline with H heads.
-    pub wo: Mat,
+    pub wo: Weight,
     /// `[H, E]`.
-    pub w_lambda: Mat,
+    pub w_lambda: Weight,
     pub n_heads: usize,
     pub n_kv_heads: usize,
     pub head_dim: usize,
@@ -40,11 +40,11 @@ impl DiffAttnV2 {
     pub fn load(vb: &Scope, shape: AttnShape) -> Result<Self, WeightsError> {
         let AttnShape { embed_dim: e, n_heads, n_kv_heads, head_dim: d } = shape;
         Ok(Self {
-            wq: vb.matrix("q_proj.weight", 2 * n_heads * d, e)?,
-            wk: vb.matrix("k_proj.weight", n_kv_heads * d, e)?,
-            wv: vb.matrix("v_proj.weight", n_kv_heads * d, e)?,
-            wo: vb.matrix("o_proj.weight", e, n_heads * d)?,
-            w_lambda: vb.matrix("lambda_proj.weight", n_heads, e)?,
+            wq: vb.matrix("q_proj.weight", 2 * n_heads * d, e)?.into(),
+            wk: vb.matrix("k_proj.weight", n_kv_heads * d, e)?.into(),
+            wv: vb.matrix("v_proj.weight", n_kv_heads * d, e)?.into(),
+            wo: vb.matrix("o_proj.weight", e, n_heads * d)?.into(),
+            w_lambda: vb.matrix("lambda_proj.weight", n_heads, e)?.into(),
             n_heads,
             n_kv_heads,
             head_dim: d,
@@ -54,11 +54,11 @@ impl DiffAttnV2 {
     pub fn random(rng: &mut impl Rng, shape: AttnShape) -> Self {
         let AttnShape { embed_dim: e, n_heads, n_kv_heads, head_dim: d } = shape;
         Self {
-            wq: linear_weight(rng, 2 * n_heads * d, e),
-            wk: linear_weight(rng, n_kv_heads * d, e),
-            wv: linear_weight(rng, n_kv_heads * d, e),
-            wo: linear_weight(rng, e, n_heads * d),
-            w_lambda: linear_weight(rng, n_heads, e),
+            wq: linear_weight(rng, 2 * n_heads * d, e).into(),
+            wk: linear_weight(rng, n_kv_heads * d, e).into(),
+            wv: linear_weight(rng, n_kv_heads * d, e).into(),
+            wo: linear_weight(rng, e, n_heads * d).into(),
+            w_lambda: linear_weight(rng, n_heads, e).into(),
             n_heads,
             n_kv_heads,
             head_dim: d,
@@ -67,7 +67,7 @@ impl DiffAttnV2 {
 
     /// λ[t, h] = sigmoid(x·W_λᵀ), `[T, H]`.
     pub fn lambdas(&self, x: &ArrayView2<f32>) -> Mat {
-        linear(x, &self.w_lambda.view()).mapv(sigmoid)
+        self.w_lambda.times(x).mapv(sigmoid)
     }
 
     /// The KV group of query head `j` (of 2H): heads 2h and 2h+1 always share one.
@@ -95,8 +95,8 @@ impl DiffAttnV2 {
     /// `lambdas` are the rows of `x`'s.
     pub fn forward_after(&self, x: &ArrayView2<f32>, opts: &AttentionOptions, layer: usize, lambdas: Mat, kv: &mut KvRows) -> LayerOutput {
         let (d, first) = (self.head_dim, kv.rows());
-        let q = rotate(linear(x, &self.wq.view()), d, opts, first);
-        kv.append(rotate(linear(x, &self.wk.view()), d, opts, first), linear(x, &self.wv.view()));
+        let q = rotate(self.wq.times(x), d, opts, first);
+        kv.append(rotate(self.wk.times(x), d, opts, first), self.wv.times(x));
         let (k, v) = (&kv.k, &kv.v);
         let layout = self.head_layout();
         let mut heads: Mat = Array2::zeros((x.nrows(), layout.out_width()));
@@ -117,6 +117,6 @@ impl DiffAttnV2 {
             heads.slice_mut(s![.., at.out..at.out + d]).assign(&r.out);
             maps.extend(head_maps(layer, h, &mut r));
         }
-        LayerOutput { out: linear(&heads.view(), &self.wo.view()), lambda: LambdaTrace::PerToken(lambdas), maps }
+        LayerOutput { out: self.wo.times(&heads.view()), lambda: LambdaTrace::PerToken(lambdas), maps }
     }
 }

@@ -26,7 +26,7 @@ use super::config::{AttentionKind, ModelConfig};
 use super::diff_v1::DiffAttnV1;
 use super::diff_v2::DiffAttnV2;
 use super::init::{linear_weight, normal_matrix, seeded};
-use super::linalg::{linear, Mat};
+use super::linalg::{Mat, Weight};
 use super::pass_cache::PassCache;
 use super::rms_norm::RmsNorm;
 use super::rope::Rope;
@@ -50,7 +50,7 @@ pub struct Model {
     pub blocks: Vec<Block>,
     pub norm: RmsNorm,
     /// `[vocab, E]`; a copy of `embed` when the embeddings are tied.
-    pub lm_head: Mat,
+    pub lm_head: Weight,
 }
 
 /// What the page may ask of a forward pass beyond the logits.
@@ -119,12 +119,12 @@ impl Model {
                 attn_norm: norm(&vb, "attn_norm.weight")?,
                 attn,
                 ffn_norm: norm(&vb, "ffn_norm.weight")?,
-                ffn: SwiGlu { gate: ffn.matrix("gate_proj.weight", f, e)?, up: ffn.matrix("up_proj.weight", f, e)?, down: ffn.matrix("down_proj.weight", e, f)? },
+                ffn: SwiGlu { gate: ffn.matrix("gate_proj.weight", f, e)?.into(), up: ffn.matrix("up_proj.weight", f, e)?.into(), down: ffn.matrix("down_proj.weight", e, f)?.into() },
             });
         }
         let embed = root.matrix("embed.weight", v, e)?;
         let lm_head = if config.tie_embeddings { embed.clone() } else { root.matrix("lm_head.weight", v, e)? };
-        Ok(Self { norm: norm(&root, "norm.weight")?, embed, blocks, lm_head, config })
+        Ok(Self { norm: norm(&root, "norm.weight")?, embed, blocks, lm_head: lm_head.into(), config })
     }
 
     /// A seeded two-layer model of `kind` small enough for any test (vocabulary 76, the
@@ -154,13 +154,13 @@ impl Model {
                     }
                     AttentionKind::DiffV2 => AttentionLayer::V2(DiffAttnV2::random(&mut rng, shape)),
                 };
-                let ffn = SwiGlu { gate: linear_weight(&mut rng, f, e), up: linear_weight(&mut rng, f, e), down: linear_weight(&mut rng, e, f) };
+                let ffn = SwiGlu { gate: linear_weight(&mut rng, f, e).into(), up: linear_weight(&mut rng, f, e).into(), down: linear_weight(&mut rng, e, f).into() };
                 Block { attn_norm: unit(), attn, ffn_norm: unit(), ffn }
             })
             .collect();
         let embed = normal_matrix(&mut rng, config.vocab_size, e, 1.0);
         let lm_head = if config.tie_embeddings { embed.clone() } else { linear_weight(&mut rng, config.vocab_size, e) };
-        Ok(Self { norm: unit(), embed, blocks, lm_head, config })
+        Ok(Self { norm: unit(), embed, blocks, lm_head: lm_head.into(), config })
     }
 
     /// The attention settings this model's config implies.
@@ -244,7 +244,7 @@ impl Model {
     /// The final norm and the LM head: logits `[T, vocab]` from the stream after the last block.
     pub(crate) fn head(&self, mut h: Mat) -> Mat {
         self.norm.apply(h.view_mut());
-        linear(&h.view(), &self.lm_head.view())
+        self.lm_head.times(&h.view())
     }
 
     /// Writes the model in the documented naming (what the trainer ships).

@@ -1,18 +1,18 @@
 //! The SwiGLU feed-forward of LLaMA-style blocks (Shazeer 2020):
 //! `SwiGLU(x) = (swish(x·W_gᵀ) ⊙ x·W_upᵀ)·W_downᵀ`, with `swish(z) = z·σ(z)`.
 
-use super::linalg::{linear, Mat};
+use super::linalg::{Mat, Weight};
 use super::softmax::exp_f32;
 use ndarray::ArrayView2;
 
 #[derive(Clone, Debug)]
 pub struct SwiGlu {
     /// `[hidden, E]`, the gated branch.
-    pub gate: Mat,
+    pub gate: Weight,
     /// `[hidden, E]`, the linear branch.
-    pub up: Mat,
+    pub up: Weight,
     /// `[E, hidden]`, back to the model width.
-    pub down: Mat,
+    pub down: Weight,
 }
 
 /// `z·σ(z)`, with the core's vectorisable exponential (two ulp) instead of a library
@@ -24,9 +24,9 @@ pub fn swish(z: f32) -> f32 {
 
 impl SwiGlu {
     pub fn forward(&self, x: &ArrayView2<f32>) -> Mat {
-        let mut g = linear(x, &self.gate.view());
-        let u = linear(x, &self.up.view());
+        let mut g = self.gate.times(x);
+        let u = self.up.times(x);
         g.zip_mut_with(&u, |g, u| *g = swish(*g) * u);
-        linear(&g.view(), &self.down.view())
+        self.down.times(&g.view())
     }
 }
