@@ -1,11 +1,13 @@
-//! A pool of Web Workers, each its own instance of the page's wasm (`ui::worker`), or of
-//! the training wasm for the training page's pool, for CPU work the main thread must not hold: `min(hardwareConcurrency − 1, 8)` of them (at least one),
-//! started on first use and kept, with the models they loaded, for the page's life. Jobs
-//! are typed (`engine::jobs::Job`) and cross as short texts with arrays; each worker takes
-//! the next job from a shared queue as soon as it answers the last, so fast and slow
-//! workers share the work evenly. It is the browser's [`Pool`]: pages run their jobs
-//! through `engine::jobs::runner`, which runs what a failed worker left on the page. A
-//! worker that fails (a broken download, a panic) is replaced for the next run.
+//! A pool of Web Workers for CPU work the main thread must not hold, each its own
+//! instance of the page's wasm (`ui::worker`) or, in the training page's pool, of the
+//! training wasm: `min(hardwareConcurrency − 1, 8)` of them (at least one), started on
+//! first use and kept, with the models they loaded, for the page's life. Jobs are typed
+//! (`engine::jobs::Job`) and cross as short texts with arrays; each worker takes the next
+//! job from a shared queue as soon as it answers the last, so fast and slow workers share
+//! the work evenly. It is the browser's [`Pool`]: pages run their jobs through
+//! `engine::jobs::runner`, which runs what a failed worker left on the page (the training
+//! page sends it to a fresh worker instead: the page holds no training code). A worker
+//! that fails (a broken download, a panic) is replaced for the next run.
 
 use crate::engine::jobs::runner::{Boxed, Left, Pool};
 use crate::engine::jobs::{self, Parts};
