@@ -14,14 +14,7 @@ pub type Mat = Array2<f32>;
 /// call, which cost more than the arithmetic of a single row.
 pub fn linear(x: &ArrayView2<f32>, w: &ArrayView2<f32>) -> Mat {
     match (x.nrows() <= FEW_ROWS, w.as_slice()) {
-        (true, Some(weights)) if x.ncols() == w.ncols() && w.ncols() > 0 => {
-            let mut y = Mat::zeros((x.nrows(), w.nrows()));
-            for (xr, mut yr) in x.rows().into_iter().zip(y.rows_mut()) {
-                let xr = xr.as_slice().map_or_else(|| std::borrow::Cow::Owned(xr.to_vec()), std::borrow::Cow::Borrowed);
-                few_rows_times(&xr, weights, yr.as_slice_mut().expect("a fresh row is contiguous"));
-            }
-            y
-        }
+        (true, Some(weights)) if x.ncols() == w.ncols() && w.ncols() > 0 => row_by_row(x, w.nrows(), |xr, out| few_rows_times(xr, weights, out)),
         _ => x.dot(&w.t()),
     }
 }
@@ -77,12 +70,7 @@ impl Weight {
             return linear(x, &w.view());
         }
         let packed = self.side_by_side.get_or_init(|| side_by_side(w));
-        let mut y = Mat::zeros((x.nrows(), w.nrows()));
-        for (xr, mut yr) in x.rows().into_iter().zip(y.rows_mut()) {
-            let xr = xr.as_slice().map_or_else(|| std::borrow::Cow::Owned(xr.to_vec()), std::borrow::Cow::Borrowed);
-            few_rows_side_by_side(&xr, packed, yr.as_slice_mut().expect("a fresh row is contiguous"));
-        }
-        y
+        row_by_row(x, w.nrows(), |xr, out| few_rows_side_by_side(xr, packed, out))
     }
 }
 
@@ -121,6 +109,16 @@ fn few_rows_side_by_side(x: &[f32], packed: &[f32], out: &mut [f32]) {
         }
         o_group.copy_from_slice(&total[..o_group.len()]);
     }
+}
+
+/// A `[rows of x, width]` result made a row at a time: `each(x's row, its output row)`.
+fn row_by_row(x: &ArrayView2<f32>, width: usize, each: impl Fn(&[f32], &mut [f32])) -> Mat {
+    let mut y = Mat::zeros((x.nrows(), width));
+    for (xr, mut yr) in x.rows().into_iter().zip(y.rows_mut()) {
+        let xr = xr.as_slice().map_or_else(|| std::borrow::Cow::Owned(xr.to_vec()), std::borrow::Cow::Borrowed);
+        each(&xr, yr.as_slice_mut().expect("a fresh row is contiguous"));
+    }
+    y
 }
 
 /// The columns `[start, start + width)` of `x`: one head's slice of a projection.
