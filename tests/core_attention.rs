@@ -8,7 +8,7 @@
 //! and 2e-6 on maps: tight enough that a wrong pairing, scale or norm fails by orders of
 //! magnitude, loose enough for any summation order.
 
-mod common;
+use crate::common;
 use common::*;
 use difflens::core::attention::{AttentionOptions, LambdaTrace, MapRequest};
 use difflens::core::baseline::BaselineAttention;

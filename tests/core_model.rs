@@ -1,7 +1,6 @@
 //! The whole model: loading by the documented names, the round trip through safetensors,
 //! every loader error path, and that no malformed file panics.
 
-mod common;
 use difflens::core::attention::{LambdaOverride, MapRequest};
 use difflens::core::config::{AttentionKind, ModelConfig};
 use difflens::core::model::{ForwardOptions, Model};

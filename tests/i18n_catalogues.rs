@@ -2,7 +2,7 @@
 //! arguments, every key the code asks for exists, and the Chinese one is Chinese (not
 //! English copied over).
 
-mod source_files;
+use crate::source_files;
 use source_files::rust_files;
 
 use difflens::i18n::{keys, Lang};

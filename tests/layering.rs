@@ -2,7 +2,7 @@
 //! the layers below it (`crate::<layer>` outside comments). The pages reach `core` and
 //! `gpu` types through `engine::shared`, never directly.
 
-mod source_files;
+use crate::source_files;
 use source_files::rust_files;
 
 use std::collections::BTreeSet;

@@ -27,6 +27,7 @@ train-held-out-part = The last { $chars } characters are held out for the held-o
 train-idle = Press Train to start. Nothing is sent anywhere: everything runs in this browser.
 train-running = Training.
 train-starting = Starting: the untrained models are evaluated first (the first time, the training workers also fetch their code, about 300 KB).
+train-pausing = Pausing: the steps under way finish first.
 train-paused = Paused.
 train-stopped = Stopped: what the models learnt so far stays below and can be kept.
 train-done = Done.

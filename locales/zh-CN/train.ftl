@@ -27,6 +27,7 @@ train-held-out-part = 最后 { $chars } 个字符留出，用来计算留出损�
 train-idle = 按“训练”开始。不会发送任何数据：一切都在这个浏览器里运行。
 train-running = 训练中。
 train-starting = 正在开始：先评估未训练的模型（第一次还要下载训练线程的代码，约 300 KB）。
+train-pausing = 正在暂停：正在进行的步骤先完成。
 train-paused = 已暂停。
 train-stopped = 已停止：模型到目前为止学到的内容保留在下面，可以下载保存。
 train-done = 完成。

@@ -45,8 +45,9 @@ for (const mode of ['cpu', 'gpu']) {
 
       // Pause holds the counter; Resume moves it again; Stop halts it for good.
       await page.click('#train-pause');
-      await page.waitForFunction(() => /^Paused/.test(document.querySelector('#train-status')?.textContent));
-      await page.waitForTimeout(4000); // a chunk in flight may still land
+      // "Pausing" while the chunks under way finish; "Paused" once they have landed.
+      await page.waitForFunction(() => /^Paus(ing|ed)/.test(document.querySelector('#train-status')?.textContent));
+      await page.waitForFunction(() => /^Paused/.test(document.querySelector('#train-status')?.textContent), null, { timeout: 60_000 });
       const held = await steps(page);
       await page.waitForTimeout(3000);
       assert.equal(await steps(page), held, 'paused: no step is taken');

@@ -74,6 +74,7 @@ fn progress(session: TrainSession) -> String {
     }
     let said = match phase {
         Phase::Running => tr!("train-running"),
+        Phase::Paused if session.in_flight.get() => tr!("train-pausing"),
         Phase::Paused => tr!("train-paused"),
         Phase::Stopped => tr!("train-stopped"),
         Phase::Done => tr!("train-done"),

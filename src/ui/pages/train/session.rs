@@ -49,6 +49,8 @@ pub struct TrainSession {
     pub revision: RwSignal<u64>,
     /// Milliseconds spent training (pauses left out), for the speed and the time left.
     pub elapsed_ms: RwSignal<f64>,
+    /// Chunks are with the workers: a pause shows as "pausing" until they have landed.
+    pub in_flight: RwSignal<bool>,
     board: StoredValue<Option<Board>, LocalStorage>,
     generation: StoredValue<u64>,
     paused: StoredValue<bool>,
@@ -78,6 +80,7 @@ impl TrainSession {
             texts: RwSignal::new(None),
             revision: RwSignal::new(0),
             elapsed_ms: RwSignal::new(0.0),
+            in_flight: RwSignal::new(false),
             board: StoredValue::new_local(None),
             generation: StoredValue::new(0),
             paused: StoredValue::new(false),
@@ -177,7 +180,9 @@ impl TrainSession {
             // A pause takes effect after the chunks in flight: the round's other chunks are
             // not sent (the next round makes them again from the board).
             let sending = move || alive() && !self.paused.get_value();
+            self.in_flight.try_set(true);
             let outcome = Runner::new(&*WorkerPool::training()).leave_to_caller().run(jobs, sending, answer).await;
+            self.in_flight.try_set(false);
             if !alive() {
                 return;
             }
