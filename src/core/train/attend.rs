@@ -83,12 +83,13 @@ pub fn head_forward<R: Real>(h: &HeadIn<R>) -> (Array2<R>, HeadMapsOf<R>) {
 /// The backward of a softmax map: `dS = A ⊙ (dA − rowsum(dA ⊙ A))`, then the scores'
 /// `s·Q·Kᵀ` to `(dQ, dK)`.
 fn softmax_backward<R: Real>(d_map: &Array2<R>, map: &Array2<R>, q: &ArrayView2<R>, k: &ArrayView2<R>, scale: R) -> (Array2<R>, Array2<R>) {
-    let mut ds = d_map.clone();
+    let mut ds = d_map.as_standard_layout().into_owned();
+    let map = map.as_standard_layout();
     for (mut row, a) in ds.rows_mut().into_iter().zip(map.rows()) {
-        let dot = row.iter().zip(a.iter()).map(|(&d, &p)| d * p).sum::<R>();
-        row.zip_mut_with(&a, |d, &p| *d = p * (*d - dot));
+        let (row, a) = (row.as_slice_mut().expect("a standard-layout row"), a.to_slice().expect("a standard-layout row"));
+        let dot = row.iter().zip(a).map(|(&d, &p)| d * p).sum::<R>();
+        row.iter_mut().zip(a).for_each(|(d, &p)| *d = p * (*d - dot) * scale);
     }
-    ds.mapv_inplace(|v| v * scale);
     (ds.dot(k), ds.t().dot(q))
 }
 

@@ -5,6 +5,7 @@
 
 pub mod adam;
 pub mod attend;
+pub mod exp;
 pub mod init;
 pub mod layer;
 pub mod net;
