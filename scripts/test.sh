@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every DiffLens test, installing whatever is missing first:
-#   0. `cargo fmt --check` and clippy (native and wasm32) with warnings as errors,
+#   0. `cargo fmt --check`; clippy's lints (native and wasm32) with warnings as errors
+#      run inside the builds of steps 1, 2 and 2b,
 #   1. native `cargo test` of the workspace (core math, the command-line tool, the GPU
 #      kernels on Mesa's lavapipe, the trainer and the shipped checkpoints), in the
 #      release-tests profile (Cargo.toml),
@@ -33,17 +34,28 @@ source scripts/env.sh
 cargo fetch --locked
 phase "tools and packages"
 
-echo "[test] formatting and lints (rustfmt.toml; clippy with warnings as errors)"
+echo "[test] formatting (rustfmt.toml)"
 cargo fmt --all --check
-cargo clippy --workspace --all-targets --locked -- -D warnings
-cargo clippy --target wasm32-unknown-unknown --lib --bins --locked -- -D warnings
-phase "formatting and lints"
+# Clippy lints the workspace's crates inside the builds that follow, with warnings as
+# errors: its driver (what `cargo clippy` runs) compiles those crates and lints them as
+# it goes, and the dependencies compile once, with plain rustc. Two `cargo clippy` runs
+# of their own took four minutes of a cold run checking every dependency a second and a
+# third time (docs/performance.md). `CLIPPY_ARGS` is how `cargo clippy` hands its
+# arguments to the driver.
+export RUSTC_WORKSPACE_WRAPPER=clippy-driver
+export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
+phase "formatting"
 
-echo "[test] native tests (profile release-tests: optimised, no whole-program LTO)"
+echo "[test] native lints and tests (profile release-tests: optimised, no whole-program LTO)"
+# Every target clippy's `--all-targets` names: the libraries, their unit tests, the
+# binaries, the integration tests and the examples.
 cargo test --workspace --locked --profile release-tests
 phase "native tests"
 
-echo "[test] release build under /difflens/"
+echo "[test] wasm32 lints and release build under /difflens/"
+# Every binary of the web profile first (Trunk builds two of the three; the third is a
+# stub in wasm32), so that the lints see them all; Trunk then finds them built.
+cargo build --locked --target wasm32-unknown-unknown --profile web --bins
 rm -rf dist
 trunk build --release --offline --public-url /difflens/
 mkdir -p artifacts
