@@ -32,6 +32,7 @@ train-paused = Paused.
 train-stopped = Stopped: what the models learnt so far stays below and can be kept.
 train-done = Done.
 train-progress = Step { $done } of { $total } over all runs; { $chars } characters per second.
+train-progress-start = Step 0 of { $total } over all runs.
 train-left = About { $left } s left.
 train-failed-runs = { $count } run(s) stopped early (below).
 train-others-go-on = The others go on.

@@ -32,6 +32,7 @@ train-paused = 已暂停。
 train-stopped = 已停止：模型到目前为止学到的内容保留在下面，可以下载保存。
 train-done = 完成。
 train-progress = 所有运行合计第 { $done } 步，共 { $total } 步；每秒 { $chars } 个字符。
+train-progress-start = 所有运行合计第 0 步，共 { $total } 步。
 train-left = 大约还剩 { $left } 秒。
 train-failed-runs = { $count } 个运行提前停止（见下）。
 train-others-go-on = 其他运行继续。

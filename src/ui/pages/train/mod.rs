@@ -60,6 +60,8 @@ fn progress(session: TrainSession) -> String {
     let seconds = session.elapsed_ms.get() / 1000.0;
     let rate = if seconds > 0.0 { done as f64 / seconds } else { 0.0 };
     let mut line = match needle {
+        // No step finished yet: no speed to give ("0 characters per second" reads as a stalled run).
+        _ if done == 0 => tr!("train-progress-start", total = total),
         true => tr!("train-progress-needle", done = done, total = total, prompts = format!("{:.0}", rate * NEEDLE.batch as f64)),
         false => tr!("train-progress", done = done, total = total, chars = format!("{:.0}", rate * tokens as f64)),
     };
