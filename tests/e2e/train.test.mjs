@@ -26,10 +26,25 @@ for (const mode of ['cpu', 'gpu']) {
       await page.selectOption('#train-seeds', '1');
       await page.waitForFunction(() => location.hash.includes('seeds=1'), null, { timeout: 10_000 });
       assert.match(await page.textContent('#train-size-note'), /width 64, 2 layers, 64 characters at a time/);
+      // Every line the status shows from Train on, to read against the steps it counts.
+      await page.evaluate(() => {
+        const el = document.querySelector('#train-status');
+        window.statusLines = [];
+        new MutationObserver(() => window.statusLines.push(el.textContent)).observe(el, { childList: true, characterData: true, subtree: true });
+      });
+      const clicked = Date.now();
       await page.click('#train-start');
 
       // The counter moves, the curves appear, and every model's held-out loss falls.
       await page.waitForFunction(() => /Step [1-9]\d* of 1800/.test(document.querySelector('#train-status')?.textContent), null, { timeout: 90_000 });
+      // No speed before a step has landed; after, never fewer characters per second than
+      // the steps shown read (64 × 16 a step) over the whole wait since Train.
+      const wall = (Date.now() - clicked) / 1000;
+      for (const line of await page.evaluate(() => window.statusLines)) {
+        assert.doesNotMatch(line, /Step 0 of .*per second/, line);
+        const m = line.match(/Step (\d+) of 1800 over all runs; (\d+) characters per second/);
+        if (m) assert.ok(Number(m[2]) >= Number(m[1]) * 1024 / wall, `a speed below the steps over the whole wait: ${line} after ${wall} s`);
+      }
       await page.waitForFunction(() => Number(document.querySelector('#train-held-out')?.dataset.points) >= 2, null, { timeout: 90_000 });
       await page.waitForFunction(() => { const li = [...document.querySelectorAll('#train-now li')]; return li.length === 3 && li.every((l) => Number(l.dataset.step) > 0); }, null, { timeout: 90_000 });
       const map = '#train-map-diff_v1-diff canvas.map';
